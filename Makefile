@@ -1,0 +1,36 @@
+# stagger's commands. `make demo` and `make test` install what they need first (scripts/setup.sh).
+GO          ?= go
+ARTIFACTS   ?= artifacts
+SCREENSHOT  := $(ARTIFACTS)/demo-window.png
+
+.PHONY: setup demo test vet unit smoke bench validate clean
+
+setup:
+	@./scripts/setup.sh
+
+demo: setup
+	$(GO) run ./demo
+
+test: setup vet unit smoke
+
+vet:
+	$(GO) vet ./...
+
+unit:
+	$(GO) test -count=1 ./...
+
+# The real window under Xvfb: the demo renders for about two seconds, saves a screenshot (kept in
+# $(ARTIFACTS)/), and the test fails if the process failed or the picture is one colour.
+smoke:
+	@mkdir -p $(ARTIFACTS)
+	STAGGER_WINDOW_TEST=1 STAGGER_SCREENSHOT=$(abspath $(SCREENSHOT)) \
+		xvfb-run -a -s "-screen 0 1280x800x24" $(GO) test -count=1 -run TestWindowScreenshot -v ./demo/
+
+bench: setup
+	$(GO) test -run '^$$' -bench . -benchmem ./...
+
+validate: setup
+	$(GO) run ./demo -headless -scene tumble -seconds 600 -json
+
+clean:
+	rm -rf $(ARTIFACTS)

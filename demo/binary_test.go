@@ -1,0 +1,155 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"image"
+	"image/png"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// buildDemo compiles the demo binary into a temporary directory.
+func buildDemo(t *testing.T) string {
+	t.Helper()
+	bin := filepath.Join(t.TempDir(), "demo")
+	out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput()
+	if err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	return bin
+}
+
+// runDemo runs the binary with args and returns stdout, stderr and the exit code.
+func runDemo(t *testing.T, bin string, timeout time.Duration, args ...string) (string, string, int) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), timeout)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, bin, args...)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	err := cmd.Run()
+	if ctx.Err() != nil {
+		t.Fatalf("demo %v did not finish within %v", args, timeout)
+	}
+	code := 0
+	if ee, ok := err.(*exec.ExitError); ok {
+		code = ee.ExitCode()
+	} else if err != nil {
+		t.Fatal(err)
+	}
+	return stdout.String(), stderr.String(), code
+}
+
+// TestHeadlessCommandLine checks the runner's contract as a command: one JSON object and nothing else
+// on stdout with -json, the same hash twice and for any worker count, and a one-line error with a
+// non-zero exit for an unknown scene or a bad flag.
+func TestHeadlessCommandLine(t *testing.T) {
+	bin := buildDemo(t)
+	var hashes []string
+	for _, workers := range []string{"1", "2", "2"} {
+		out, errOut, code := runDemo(t, bin, time.Minute, "-headless", "-scene", "tumble", "-seconds", "2", "-json", "-workers", workers)
+		if code != 0 {
+			t.Fatalf("exit %d: %s", code, errOut)
+		}
+		dec := json.NewDecoder(strings.NewReader(out))
+		var res map[string]any
+		if err := dec.Decode(&res); err != nil {
+			t.Fatalf("stdout is not a JSON object: %v\n%s", err, out)
+		}
+		if dec.More() {
+			t.Fatalf("stdout holds more than one JSON value:\n%s", out)
+		}
+		for _, field := range []string{"scene", "n", "seed", "solver", "dt", "steps", "bodies", "contacts_mean", "contacts_max", "islands_mean", "ms_median", "ms_p95", "iters_mean", "converged_frac", "max_shift", "max_drop", "max_penetration", "slide", "slide_expected", "energy_rise", "nonfinite", "hash"} {
+			if _, ok := res[field]; !ok {
+				t.Errorf("JSON lacks field %q", field)
+			}
+		}
+		if res["nonfinite"] != false || res["steps"] != float64(200) {
+			t.Errorf("nonfinite %v, steps %v", res["nonfinite"], res["steps"])
+		}
+		hashes = append(hashes, res["hash"].(string))
+	}
+	if hashes[0] != hashes[1] || hashes[1] != hashes[2] {
+		t.Errorf("hashes differ between runs: %v", hashes)
+	}
+	for _, args := range [][]string{
+		{"-headless", "-scene", "nosuchscene"},
+		{"-headless", "-dt", "-1"},
+		{"-headless", "-solver", "magic"},
+		{"-headless", "-friction", "cone"},
+		{"-headless", "-n", "0"},
+		{"-headless", "-mu", "-0.5"},
+		{"-headless", "-e", "2"},
+		{"-headless", "-workers", "0"},
+		{"-headless", "-bogus"},
+		{"-headless", "stray"},
+	} {
+		out, errOut, code := runDemo(t, bin, time.Minute, args...)
+		if code == 0 {
+			t.Errorf("%v: exit 0, want non-zero", args)
+		}
+		if out != "" {
+			t.Errorf("%v: printed on stdout: %q", args, out)
+		}
+		if lines := strings.Count(strings.TrimRight(errOut, "\n"), "\n"); lines != 0 || errOut == "" {
+			t.Errorf("%v: want a one-line error, got %q", args, errOut)
+		}
+	}
+}
+
+// TestWindowScreenshot opens the real demo window (under Xvfb in `make test`), lets it render for two
+// seconds, saves a screenshot and fails if the process failed or the picture is blank. It needs a
+// display, so it runs only when STAGGER_WINDOW_TEST=1; STAGGER_SCREENSHOT keeps the picture.
+func TestWindowScreenshot(t *testing.T) {
+	if os.Getenv("STAGGER_WINDOW_TEST") != "1" {
+		t.Skip("set STAGGER_WINDOW_TEST=1 and provide a display (make smoke runs it under Xvfb)")
+	}
+	if os.Getenv("DISPLAY") == "" {
+		t.Fatal("STAGGER_WINDOW_TEST=1 but DISPLAY is empty")
+	}
+	shot := os.Getenv("STAGGER_SCREENSHOT")
+	if shot == "" {
+		shot = filepath.Join(t.TempDir(), "demo-window.png")
+	}
+	bin := buildDemo(t)
+	_, errOut, code := runDemo(t, bin, 2*time.Minute, "-scene", "tumble", "-screenshot", shot, "-screenshot-after", "2s")
+	if code != 0 {
+		t.Fatalf("demo exited %d: %s", code, errOut)
+	}
+	f, err := os.Open(shot)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	img, err := png.Decode(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	colours := distinctColours(img)
+	if colours < 2 {
+		t.Fatalf("the screenshot is blank: %d colour(s)", colours)
+	}
+	t.Logf("screenshot %s: %v, %d distinct colours", shot, img.Bounds().Size(), colours)
+}
+
+// distinctColours counts the distinct colours of img, stopping at 1,000.
+func distinctColours(img image.Image) int {
+	seen := map[[4]uint32]bool{}
+	b := img.Bounds()
+	for y := b.Min.Y; y < b.Max.Y; y++ {
+		for x := b.Min.X; x < b.Max.X; x++ {
+			r, g, bl, a := img.At(x, y).RGBA()
+			seen[[4]uint32{r, g, bl, a}] = true
+			if len(seen) >= 1000 {
+				return len(seen)
+			}
+		}
+	}
+	return len(seen)
+}

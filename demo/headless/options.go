@@ -1,0 +1,151 @@
+package headless
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"math"
+	"runtime"
+
+	"github.com/stagger-physics/stagger/scenes"
+)
+
+// Options are the runner's settings, one per command-line flag.
+type Options struct {
+	Scene    string
+	N        int
+	Mu       float64
+	E        float64
+	Dt       float64
+	Seconds  float64
+	Seed     uint64
+	Solver   string
+	Friction string
+	Eps      float64
+	Iters    int
+	Workers  int
+	JSON     bool
+}
+
+// Solvers are the accepted -solver values: Staggered Projections, projected Gauss–Seidel, and a
+// direct LCP (Lemke).
+var solverNames = []string{"sp", "pgs", "lcp"}
+
+// frictionNames are the accepted -friction values: the exact disc, or the paper's 8-sided pyramid.
+var frictionNames = []string{"disc", "pyramid"}
+
+// DefaultOptions returns the defaults of every flag.
+func DefaultOptions() Options {
+	return Options{
+		Scene:    "tumble",
+		Dt:       0.01,
+		Seconds:  10,
+		Seed:     1,
+		Solver:   "sp",
+		Friction: "disc",
+		Eps:      1e-4,
+		Iters:    100,
+		Workers:  runtime.NumCPU(),
+	}
+}
+
+// Register defines the runner's flags on fs, writing into o. The scene's own defaults fill -n, -mu
+// and -e when they are not given; see Resolve.
+func (o *Options) Register(fs *flag.FlagSet) {
+	fs.StringVar(&o.Scene, "scene", o.Scene, fmt.Sprintf("scene name: one of %v", scenes.Names()))
+	fs.IntVar(&o.N, "n", o.N, "the scene's size parameter (default: the scene's)")
+	fs.Float64Var(&o.Mu, "mu", o.Mu, "friction coefficient (default: the scene's)")
+	fs.Float64Var(&o.E, "e", o.E, "restitution coefficient (default: the scene's)")
+	fs.Float64Var(&o.Dt, "dt", o.Dt, "fixed step, s")
+	fs.Float64Var(&o.Seconds, "seconds", o.Seconds, "simulated time, s")
+	fs.Uint64Var(&o.Seed, "seed", o.Seed, "seed of the scene's random placement")
+	fs.StringVar(&o.Solver, "solver", o.Solver, fmt.Sprintf("contact solver: one of %v", solverNames))
+	fs.StringVar(&o.Friction, "friction", o.Friction, fmt.Sprintf("friction model: one of %v", frictionNames))
+	fs.Float64Var(&o.Eps, "eps", o.Eps, "staggered projections tolerance ε (eq. 28)")
+	fs.IntVar(&o.Iters, "iters", o.Iters, "maximum staggered iterations per solve")
+	fs.IntVar(&o.Workers, "workers", o.Workers, "island solver workers")
+	fs.BoolVar(&o.JSON, "json", o.JSON, "print one JSON object with the results on stdout")
+}
+
+// Resolve looks up the scene and returns its parameters: the scene's defaults, overridden by the
+// flags named in set (the flags given on the command line). It validates every value.
+func (o Options) Resolve(set map[string]bool) (scenes.Scene, scenes.Params, error) {
+	sc, err := scenes.Lookup(o.Scene)
+	if err != nil {
+		return sc, scenes.Params{}, err
+	}
+	p := sc.Defaults
+	if set["n"] {
+		p.N = o.N
+	}
+	if set["mu"] {
+		p.Mu = o.Mu
+	}
+	if set["e"] {
+		p.E = o.E
+	}
+	p.Seed = o.Seed
+	if err := p.Validate(); err != nil {
+		return sc, p, fmt.Errorf("-%w", err)
+	}
+	if err := o.validate(); err != nil {
+		return sc, p, err
+	}
+	return sc, p, nil
+}
+
+// validate checks the flags that are not scene parameters.
+func (o Options) validate() error {
+	switch {
+	case !(o.Dt > 0) || math.IsInf(o.Dt, 0):
+		return fmt.Errorf("-dt must be finite and > 0, got %v", o.Dt)
+	case !(o.Seconds > 0) || math.IsInf(o.Seconds, 0):
+		return fmt.Errorf("-seconds must be finite and > 0, got %v", o.Seconds)
+	case o.Seconds/o.Dt > 1e8:
+		return fmt.Errorf("-seconds / -dt is %.3g steps; at most 1e8", o.Seconds/o.Dt)
+	case !oneOf(o.Solver, solverNames):
+		return fmt.Errorf("-solver must be one of %v, got %q", solverNames, o.Solver)
+	case !oneOf(o.Friction, frictionNames):
+		return fmt.Errorf("-friction must be one of %v, got %q", frictionNames, o.Friction)
+	case !(o.Eps > 0) || math.IsInf(o.Eps, 0):
+		return fmt.Errorf("-eps must be finite and > 0, got %v", o.Eps)
+	case o.Iters < 1:
+		return fmt.Errorf("-iters must be >= 1, got %d", o.Iters)
+	case o.Workers < 1:
+		return fmt.Errorf("-workers must be >= 1, got %d", o.Workers)
+	}
+	return nil
+}
+
+// ParseArgs parses the runner's flags from args (without the program name), for a command line
+// that has no other flags. Errors are one line, naming the flag.
+func ParseArgs(args []string) (Options, map[string]bool, error) {
+	o := DefaultOptions()
+	fs := flag.NewFlagSet("headless", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	o.Register(fs)
+	if err := fs.Parse(args); err != nil {
+		return o, nil, err
+	}
+	if fs.NArg() > 0 {
+		return o, nil, errors.New("unexpected argument " + fs.Arg(0))
+	}
+	return o, SetFlags(fs), nil
+}
+
+// SetFlags returns the names of the flags given on fs's command line.
+func SetFlags(fs *flag.FlagSet) map[string]bool {
+	set := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	return set
+}
+
+func oneOf(s string, names []string) bool {
+	for _, n := range names {
+		if s == n {
+			return true
+		}
+	}
+	return false
+}

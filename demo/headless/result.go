@@ -1,0 +1,32 @@
+package headless
+
+// Result is the runner's JSON object (see the shared SCENES.md for each field's meaning). Fields
+// that need contacts are zero until the contact pipeline exists.
+type Result struct {
+	Scene          string  `json:"scene"`
+	N              int     `json:"n"`
+	Seed           uint64  `json:"seed"`
+	Solver         string  `json:"solver"`
+	Friction       string  `json:"friction"`
+	Mu             float64 `json:"mu"`
+	E              float64 `json:"e"`
+	Dt             float64 `json:"dt"`
+	Steps          int     `json:"steps"`
+	Bodies         int     `json:"bodies"`
+	Workers        int     `json:"workers"`
+	ContactsMean   float64 `json:"contacts_mean"`
+	ContactsMax    int     `json:"contacts_max"`
+	IslandsMean    float64 `json:"islands_mean"`
+	MsMedian       float64 `json:"ms_median"`
+	MsP95          float64 `json:"ms_p95"`
+	ItersMean      float64 `json:"iters_mean"`
+	ConvergedFrac  float64 `json:"converged_frac"`
+	MaxShift       float64 `json:"max_shift"`
+	MaxDrop        float64 `json:"max_drop"`
+	MaxPenetration float64 `json:"max_penetration"`
+	Slide          float64 `json:"slide"`
+	SlideExpected  float64 `json:"slide_expected"`
+	EnergyRise     float64 `json:"energy_rise"`
+	NonFinite      bool    `json:"nonfinite"`
+	Hash           string  `json:"hash"`
+}

@@ -1,0 +1,162 @@
+package headless
+
+import (
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
+	"fmt"
+	"io"
+	"math"
+	"sort"
+	"time"
+
+	"github.com/go-gl/mathgl/mgl64"
+	"github.com/stagger-physics/stagger/ecs"
+	"github.com/stagger-physics/stagger/physics"
+	"github.com/stagger-physics/stagger/scenes"
+)
+
+// Run simulates scene sc with parameters p for o.Seconds at step o.Dt and measures it. If progress
+// is not nil, a progress bar is drawn on it (meant for a terminal).
+func Run(o Options, sc scenes.Scene, p scenes.Params, progress io.Writer) (Result, error) {
+	app, err := ecs.NewApp(o.Dt, 1)
+	if err != nil {
+		return Result{}, err
+	}
+	cfg := physics.DefaultConfig()
+	if err := app.AddPlugin(physics.NewPlugin(cfg)); err != nil {
+		return Result{}, err
+	}
+	if err := sc.Build(app.World, p); err != nil {
+		return Result{}, err
+	}
+	bodies, err := ecs.NewQuery1[physics.RigidBody](app.World)
+	if err != nil {
+		return Result{}, err
+	}
+	sim, _ := physics.SimulationOf(app.World)
+	m := newMeter(app.World, bodies, cfg.Gravity)
+	steps := int(math.Round(o.Seconds / o.Dt))
+	times := make([]float64, 0, steps)
+	bar := newProgressBar(progress, steps)
+	res := Result{
+		Scene: sc.Name, N: p.N, Seed: p.Seed, Solver: o.Solver, Friction: o.Friction, Mu: p.Mu, E: p.E,
+		Dt: o.Dt, Steps: steps, Bodies: bodies.Count(), Workers: o.Workers, EnergyRise: math.Inf(-1),
+	}
+	if err := m.start(); err != nil {
+		return res, err
+	}
+	for i := 0; i < steps; i++ {
+		t0 := time.Now()
+		if err := app.StepFixed(); err != nil {
+			return res, fmt.Errorf("step %d: %w", i, err)
+		}
+		times = append(times, float64(time.Since(t0).Nanoseconds())/1e6)
+		st := sim.Stats()
+		if st.NonFinite > 0 {
+			res.NonFinite = true
+		}
+		if err := m.measure(); err != nil {
+			return res, err
+		}
+		bar.update(i + 1)
+	}
+	bar.finish()
+	res.MsMedian, res.MsP95 = percentile(times, 0.5), percentile(times, 0.95)
+	res.MaxShift, res.MaxDrop, res.EnergyRise = m.maxShift, m.maxDrop, m.energyRise
+	if steps == 0 {
+		res.EnergyRise = 0
+	}
+	res.NonFinite = res.NonFinite || m.nonFinite
+	res.Hash = m.hash()
+	return res, nil
+}
+
+// meter measures drift, drop, energy and finiteness over the run.
+type meter struct {
+	world      *ecs.World
+	bodies     *ecs.Query1[physics.RigidBody]
+	gravity    mgl64.Vec3
+	origin     map[ecs.Entity]mgl64.Vec3
+	energy     float64
+	maxShift   float64
+	maxDrop    float64
+	energyRise float64
+	nonFinite  bool
+}
+
+func newMeter(w *ecs.World, bodies *ecs.Query1[physics.RigidBody], g mgl64.Vec3) *meter {
+	return &meter{world: w, bodies: bodies, gravity: g, origin: map[ecs.Entity]mgl64.Vec3{}, energyRise: math.Inf(-1)}
+}
+
+// start records where each dynamic body starts and the initial energy.
+func (m *meter) start() error {
+	err := m.bodies.Each(func(e ecs.Entity, b *physics.RigidBody) {
+		if b.Kind == physics.Dynamic {
+			m.origin[e] = b.Position
+		}
+	})
+	if err != nil {
+		return err
+	}
+	m.energy, err = physics.Energy(m.world, m.gravity)
+	return err
+}
+
+// measure updates the maxima after a step.
+func (m *meter) measure() error {
+	err := m.bodies.Each(func(e ecs.Entity, b *physics.RigidBody) {
+		o, ok := m.origin[e]
+		if !ok {
+			return
+		}
+		d := b.Position.Sub(o)
+		m.maxShift = math.Max(m.maxShift, math.Hypot(d[0], d[1]))
+		m.maxDrop = math.Max(m.maxDrop, -d[2])
+		for _, x := range stateOf(b) {
+			if math.IsNaN(x) || math.IsInf(x, 0) {
+				m.nonFinite = true
+			}
+		}
+	})
+	if err != nil {
+		return err
+	}
+	e, err := physics.Energy(m.world, m.gravity)
+	if err != nil {
+		return err
+	}
+	m.energyRise = math.Max(m.energyRise, e-m.energy)
+	m.energy = e
+	return nil
+}
+
+// hash returns the SHA-256 of every body's state, as float64 bits in query order.
+func (m *meter) hash() string {
+	h := sha256.New()
+	var buf [8]byte
+	_ = m.bodies.Each(func(_ ecs.Entity, b *physics.RigidBody) {
+		for _, x := range stateOf(b) {
+			binary.LittleEndian.PutUint64(buf[:], math.Float64bits(x))
+			h.Write(buf[:])
+		}
+	})
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+// stateOf lists a body's position, orientation and velocities.
+func stateOf(b *physics.RigidBody) [13]float64 {
+	p, q, v, w := b.Position, b.Orientation, b.LinearVelocity, b.AngularVelocity
+	return [13]float64{p[0], p[1], p[2], q.W, q.V[0], q.V[1], q.V[2], v[0], v[1], v[2], w[0], w[1], w[2]}
+}
+
+// percentile returns the q-quantile of xs (nearest rank), sorting a copy.
+func percentile(xs []float64, q float64) float64 {
+	if len(xs) == 0 {
+		return 0
+	}
+	s := append([]float64(nil), xs...)
+	sort.Float64s(s)
+	i := int(math.Ceil(q*float64(len(s)))) - 1
+	return s[max(0, min(i, len(s)-1))]
+}

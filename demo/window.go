@@ -1,0 +1,215 @@
+package main
+
+import (
+	"fmt"
+	"math"
+	"time"
+
+	"github.com/g3n/engine/app"
+	"github.com/g3n/engine/camera"
+	"github.com/g3n/engine/core"
+	"github.com/g3n/engine/gls"
+	"github.com/g3n/engine/gui"
+	"github.com/g3n/engine/light"
+	"github.com/g3n/engine/math32"
+	"github.com/g3n/engine/renderer"
+	"github.com/g3n/engine/util/helper"
+	"github.com/g3n/engine/window"
+	"github.com/stagger-physics/stagger/demo/headless"
+	"github.com/stagger-physics/stagger/ecs"
+	"github.com/stagger-physics/stagger/physics"
+	"github.com/stagger-physics/stagger/plugin"
+	"github.com/stagger-physics/stagger/scenes"
+)
+
+// maxStepsPerFrame bounds the fixed steps one frame may run, so a slow frame cannot spiral.
+const maxStepsPerFrame = 5
+
+// resetDepth is how far, in m, every dynamic body must fall below the ground before the demo
+// restarts the scene by itself.
+const resetDepth = 20
+
+// game is the demo's state: the g3n scene and the running simulation.
+type game struct {
+	opts      headless.Options
+	set       map[string]bool
+	sceneIdx  int
+	root      *core.Node // scene graph root
+	bodies    *core.Node // parent of the simulation's nodes; replaced on reset
+	sim       *ecs.App
+	dynamic   *ecs.Query1[physics.RigidBody]
+	paused    bool
+	stepOnce  bool
+	simTime   float64
+	label     *gui.Label
+	frameTime float64 // smoothed, ms
+	lastErr   error
+}
+
+// runWindow opens the demo window and runs until it is closed (or the screenshot is taken).
+func runWindow(opts headless.Options, set map[string]bool, win windowOptions) error {
+	a := app.App()
+	g := &game{opts: opts, set: set, root: core.NewNode()}
+	for i, name := range scenes.Names() {
+		if name == opts.Scene {
+			g.sceneIdx = i
+		}
+	}
+	gui.Manager().Set(g.root)
+
+	cam := camera.New(1)
+	cam.SetPosition(9, 7, 14)
+	cam.LookAt(&math32.Vector3{X: 0, Y: 2, Z: 0}, &math32.Vector3{X: 0, Y: 1, Z: 0})
+	g.root.Add(cam)
+	orbit := camera.NewOrbitControl(cam)
+	orbit.SetTarget(math32.Vector3{X: 0, Y: 2, Z: 0})
+	onResize := func(string, interface{}) {
+		w, h := a.GetFramebufferSize()
+		a.Gls().Viewport(0, 0, int32(w), int32(h))
+		cam.SetAspect(float32(w) / float32(h))
+	}
+	a.Subscribe(window.OnWindowSize, onResize)
+	onResize("", nil)
+
+	g.root.Add(light.NewAmbient(&math32.Color{R: 1, G: 1, B: 1}, 0.5))
+	sun := light.NewDirectional(&math32.Color{R: 1, G: 1, B: 1}, 1.0)
+	sun.SetPosition(5, 12, 8)
+	g.root.Add(sun)
+	g.root.Add(helper.NewGrid(40, 1, &math32.Color{R: 0.45, G: 0.45, B: 0.5}))
+	g.root.Add(helper.NewAxes(1))
+
+	g.label = gui.NewLabel("")
+	g.label.SetPosition(10, 10)
+	g.label.SetColor(&math32.Color{R: 1, G: 1, B: 1})
+	g.label.SetFontSize(15)
+	g.root.Add(g.label)
+
+	a.Subscribe(window.OnKeyDown, func(_ string, ev interface{}) {
+		g.onKey(ev.(*window.KeyEvent).Key, a)
+	})
+	a.Gls().ClearColor(0.16, 0.17, 0.2, 1)
+	if err := g.reset(); err != nil {
+		return err
+	}
+
+	var shotErr error
+	start := time.Now()
+	a.Run(func(r *renderer.Renderer, dt time.Duration) {
+		g.frame(dt)
+		a.Gls().Clear(gls.DEPTH_BUFFER_BIT | gls.STENCIL_BUFFER_BIT | gls.COLOR_BUFFER_BIT)
+		if err := r.Render(g.root, cam); err != nil {
+			g.lastErr = err
+		}
+		if win.screenshot != "" && time.Since(start) >= win.screenshotAfter {
+			w, h := a.GetFramebufferSize()
+			shotErr = saveScreenshot(a.Gls(), w, h, win.screenshot)
+			a.Exit()
+		}
+	})
+	if shotErr != nil {
+		return shotErr
+	}
+	return g.lastErr
+}
+
+// reset builds the current scene anew.
+func (g *game) reset() error {
+	if g.bodies != nil {
+		g.root.Remove(g.bodies)
+		g.bodies.DisposeChildren(true)
+	}
+	g.bodies = core.NewNode()
+	g.root.Add(g.bodies)
+	sim, err := ecs.NewApp(g.opts.Dt, maxStepsPerFrame)
+	if err != nil {
+		return err
+	}
+	if err := sim.AddPlugin(plugin.New(g.bodies, plugin.DefaultConfig())); err != nil {
+		return err
+	}
+	sc, params, err := g.opts.Resolve(g.set)
+	if err != nil {
+		return err
+	}
+	if err := sc.Build(sim.World, params); err != nil {
+		return err
+	}
+	q, err := ecs.NewQuery1[physics.RigidBody](sim.World)
+	if err != nil {
+		return err
+	}
+	g.sim, g.dynamic, g.simTime = sim, q, 0
+	return sim.Update(0) // creates the visuals and poses them
+}
+
+// onKey handles the demo's keys.
+func (g *game) onKey(k window.Key, a *app.Application) {
+	switch k {
+	case window.KeyP:
+		g.paused = !g.paused
+	case window.KeyN:
+		g.stepOnce = g.paused
+	case window.KeyR:
+		g.lastErr = g.reset()
+	case window.KeyTab:
+		names := scenes.Names()
+		g.sceneIdx = (g.sceneIdx + 1) % len(names)
+		g.opts.Scene = names[g.sceneIdx]
+		// A new scene takes its own defaults.
+		delete(g.set, "n")
+		delete(g.set, "mu")
+		delete(g.set, "e")
+		g.lastErr = g.reset()
+	case window.KeyEscape:
+		a.Exit()
+	}
+}
+
+// frame advances the simulation by the frame's time and updates the on-screen line.
+func (g *game) frame(dt time.Duration) {
+	ms := float64(dt.Microseconds()) / 1000
+	g.frameTime = 0.9*g.frameTime + 0.1*ms
+	if g.lastErr == nil {
+		switch {
+		case g.stepOnce:
+			g.stepOnce = false
+			g.lastErr = g.sim.StepFixed()
+			g.simTime += g.opts.Dt
+		case !g.paused:
+			before := g.sim.Clock.Ticks()
+			g.lastErr = g.sim.Update(dt.Seconds())
+			g.simTime += float64(g.sim.Clock.Ticks()-before) * g.opts.Dt
+		}
+	}
+	if g.lastErr == nil && g.allFellThrough() {
+		g.lastErr = g.reset()
+	}
+	g.label.SetText(g.status())
+}
+
+// allFellThrough reports whether every dynamic body is far below the ground.
+func (g *game) allFellThrough() bool {
+	any, low := false, true
+	_ = g.dynamic.Each(func(_ ecs.Entity, b *physics.RigidBody) {
+		if b.Kind == physics.Dynamic {
+			any = true
+			low = low && b.Position[2] < -resetDepth
+		}
+	})
+	return any && low
+}
+
+// status is the on-screen line.
+func (g *game) status() string {
+	if g.lastErr != nil {
+		return "error: " + g.lastErr.Error()
+	}
+	sim, _ := physics.SimulationOf(g.sim.World)
+	st := sim.Stats()
+	state := "running"
+	if g.paused {
+		state = "paused (N: step)"
+	}
+	return fmt.Sprintf("%s  |  frame %.1f ms  |  bodies %d  |  step %.3f ms  |  t %.2f s  |  %s  |  P pause, N step, R reset, Tab scene",
+		g.opts.Scene, g.frameTime, st.Bodies, float64(st.Elapsed.Microseconds())/1000, math.Round(g.simTime*100)/100, state)
+}

@@ -1,0 +1,22 @@
+package physics
+
+import (
+	"github.com/go-gl/mathgl/mgl64"
+	"github.com/stagger-physics/stagger/ecs"
+)
+
+// Energy returns the total mechanical energy of the world's dynamic bodies, J: kinetic energy plus
+// the potential energy −m g·x of gravity g.
+func Energy(w *ecs.World, g mgl64.Vec3) (float64, error) {
+	q, err := ecs.NewQuery1[RigidBody](w)
+	if err != nil {
+		return 0, err
+	}
+	total := 0.0
+	err = q.Each(func(_ ecs.Entity, b *RigidBody) {
+		if b.Kind == Dynamic {
+			total += b.KineticEnergy() - b.Mass*g.Dot(b.Position)
+		}
+	})
+	return total, err
+}

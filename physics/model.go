@@ -1,0 +1,28 @@
+package physics
+
+import "github.com/go-gl/mathgl/mgl64"
+
+// BodyModel is one dynamic body's generalized coordinates as the step sees them: a block of DoFs()
+// velocity entries, its SPD mass block, the Jacobian of its material points, the unconstrained
+// velocity over a step, and the position update. Rigid bodies have six DoFs (v, ω in the world
+// frame); reduced deformable bodies have 6 + r. Nothing outside a model assumes the block size.
+//
+// Slices passed to a model have exactly the lengths stated; models never keep them.
+type BodyModel interface {
+	// DoFs is the size of the body's velocity block.
+	DoFs() int
+	// MassBlock writes the DoFs×DoFs mass matrix, row-major, at the start-of-step configuration.
+	MassBlock(dst []float64)
+	// PointJacobian writes the 3×DoFs matrix J, row-major, such that J q̇ is the world velocity of
+	// the material point now at world position p.
+	PointJacobian(p mgl64.Vec3, dst []float64)
+	// PredictVelocity writes q̇ᴾ, the velocity over a step of length h without contact: gravity g,
+	// gyroscopic and internal forces.
+	PredictVelocity(h float64, g mgl64.Vec3, dst []float64)
+	// Advance moves the configuration over the step with the constrained velocity qdot and sets the
+	// end-of-step velocity, given the generalized impulse the constraints applied (impulse =
+	// M (qdot − q̇ᴾ)); impulse may be nil for none.
+	Advance(h float64, qdot, impulse []float64)
+	// Velocity writes the current (end-of-step) generalized velocity q̇ᵗ.
+	Velocity(dst []float64)
+}

@@ -1,0 +1,49 @@
+package physics
+
+import (
+	"github.com/stagger-physics/stagger/ecs"
+)
+
+// StepSystemName is the name of the fixed-update system that steps the simulation.
+const StepSystemName = "physics.step"
+
+// Plugin registers the physics components (RigidBody, Collider), the *Simulation resource, and the
+// fixed-update system that steps it with the App's fixed step.
+type Plugin struct {
+	Config Config
+}
+
+// NewPlugin returns the physics plugin with the given settings.
+func NewPlugin(config Config) *Plugin { return &Plugin{Config: config} }
+
+// Build implements ecs.Plugin.
+func (p *Plugin) Build(app *ecs.App) error {
+	w := app.World
+	if err := ecs.Register[RigidBody](w); err != nil {
+		return err
+	}
+	if err := ecs.Register[Collider](w); err != nil {
+		return err
+	}
+	sim, err := NewSimulation(w, p.Config)
+	if err != nil {
+		return err
+	}
+	ecs.SetResource(w, sim)
+	return app.AddSystem(ecs.FixedUpdate, StepSystemName, func(w *ecs.World) error {
+		t, ok := ecs.GetResource[ecs.FixedTime](w)
+		if !ok {
+			return fieldError("ecs.FixedTime", "resource is missing")
+		}
+		return sim.Step(t.Step, t.Tick)
+	})
+}
+
+// SimulationOf returns the world's simulation, added by the Plugin.
+func SimulationOf(w *ecs.World) (*Simulation, bool) {
+	s, ok := ecs.GetResource[*Simulation](w)
+	if !ok {
+		return nil, false
+	}
+	return *s, true
+}

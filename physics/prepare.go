@@ -1,0 +1,68 @@
+package physics
+
+import (
+	"github.com/go-gl/mathgl/mgl64"
+)
+
+// comTolerance is how far, in m, a shape's own centre of mass may sit from its origin.
+const comTolerance = 1e-9
+
+// prepareBody completes a body entering the simulation: normalises its orientation, derives its
+// mass properties from the collider where they are zero, and validates the result. collider may be
+// nil. It changes only fields that were zero (and the orientation's scale).
+func prepareBody(b *RigidBody, collider *Collider) error {
+	if err := b.validateState(); err != nil {
+		return err
+	}
+	b.normalizeOrientation()
+	if collider != nil {
+		if err := collider.validate(); err != nil {
+			return err
+		}
+	}
+	if b.Kind != Dynamic {
+		return nil
+	}
+	if err := prepareMass(b, collider); err != nil {
+		return err
+	}
+	return b.validateMass()
+}
+
+// prepareMass derives a dynamic body's Mass and Inertia from its collider where they are zero.
+func prepareMass(b *RigidBody, collider *Collider) error {
+	needMass := b.Mass == 0
+	needInertia := b.Inertia == (mgl64.Mat3{})
+	if !needMass && !needInertia {
+		return nil
+	}
+	if collider == nil {
+		if needMass {
+			return fieldError("RigidBody.Mass", "is zero and the entity has no Collider to derive it from")
+		}
+		return fieldError("RigidBody.Inertia", "is zero and the entity has no Collider to derive it from")
+	}
+	density := b.Density
+	if !needMass {
+		// Only the inertia's shape is wanted; scale it to the given mass below.
+		density = 1
+	} else if !finite(density) || density <= 0 {
+		return fieldError("RigidBody.Density", "must be finite and > 0 to derive the mass from the collider, got %v", density)
+	}
+	props, err := collider.Shape.MassProperties(density)
+	if err != nil {
+		return fieldError("Collider.Shape", "has no mass properties for a dynamic body: %v", err)
+	}
+	if props.CenterOfMass.Len() > comTolerance {
+		return fieldError("Collider.Shape", "centre of mass %v is off the shape's origin; a dynamic body's frame must be its centre of mass", props.CenterOfMass)
+	}
+	if needMass {
+		b.Mass = props.Mass
+		if needInertia {
+			b.Inertia = props.Inertia
+		}
+		return nil
+	}
+	b.Inertia = props.Inertia.Mul(b.Mass / props.Mass)
+	return nil
+}

@@ -1,0 +1,112 @@
+package physics
+
+import (
+	"github.com/go-gl/mathgl/mgl64"
+)
+
+// rigidDoFs is the block size of a rigid body: linear then angular velocity, world frame.
+const rigidDoFs = 6
+
+// rigidModel is the BodyModel of a dynamic rigid body: the state the step works on, gathered from a
+// RigidBody component and scattered back after the step.
+type rigidModel struct {
+	mass            float64
+	inertia         mgl64.Mat3 // body axes
+	invInertia      mgl64.Mat3 // body axes
+	position        mgl64.Vec3
+	orientation     mgl64.Quat
+	rotation        mgl64.Mat3 // of orientation at the start of the step
+	velocity        mgl64.Vec3
+	angularVel      mgl64.Vec3 // world, end of step
+	angularMomentum mgl64.Vec3 // world, start of step: R I Rᵀ ω
+}
+
+// load gathers the model from a prepared, validated body.
+func (r *rigidModel) load(b *RigidBody) {
+	r.mass = b.Mass
+	r.inertia = b.Inertia
+	r.invInertia = b.Inertia.Inv()
+	r.position = b.Position
+	r.orientation = b.Orientation
+	r.rotation = b.Orientation.Mat4().Mat3()
+	r.velocity = b.LinearVelocity
+	r.angularVel = b.AngularVelocity
+	r.angularMomentum = r.rotation.Mul3x1(r.inertia.Mul3x1(r.rotation.Transpose().Mul3x1(b.AngularVelocity)))
+}
+
+// store scatters the model's state into b, if every value is finite. It reports whether it wrote.
+func (r *rigidModel) store(b *RigidBody) bool {
+	if !finiteVec(r.position) || !finiteQuat(r.orientation) || !finiteVec(r.velocity) || !finiteVec(r.angularVel) {
+		return false
+	}
+	b.Position = r.position
+	b.Orientation = r.orientation
+	b.LinearVelocity = r.velocity
+	b.AngularVelocity = r.angularVel
+	return true
+}
+
+// DoFs implements BodyModel.
+func (r *rigidModel) DoFs() int { return rigidDoFs }
+
+// MassBlock implements BodyModel: diag(m I₃, R I Rᵀ).
+func (r *rigidModel) MassBlock(dst []float64) {
+	clear(dst)
+	for i := 0; i < 3; i++ {
+		dst[i*rigidDoFs+i] = r.mass
+	}
+	iw := r.rotation.Mul3(r.inertia).Mul3(r.rotation.Transpose())
+	for i := 0; i < 3; i++ {
+		for j := 0; j < 3; j++ {
+			dst[(3+i)*rigidDoFs+3+j] = iw.At(i, j)
+		}
+	}
+}
+
+// PointJacobian implements BodyModel: [I₃ | −[p − x]×], since ẋ_p = v + ω × (p − x).
+func (r *rigidModel) PointJacobian(p mgl64.Vec3, dst []float64) {
+	clear(dst)
+	d := p.Sub(r.position)
+	for i := 0; i < 3; i++ {
+		dst[i*rigidDoFs+i] = 1
+	}
+	// −[d]× = [[0, d_z, −d_y], [−d_z, 0, d_x], [d_y, −d_x, 0]]
+	dst[0*rigidDoFs+4], dst[0*rigidDoFs+5] = d[2], -d[1]
+	dst[1*rigidDoFs+3], dst[1*rigidDoFs+5] = -d[2], d[0]
+	dst[2*rigidDoFs+3], dst[2*rigidDoFs+4] = d[1], -d[0]
+}
+
+// PredictVelocity implements BodyModel: semi-implicit Euler for the linear part, v + h g, and the
+// implicit-midpoint angular velocity ω̄ of the torque-free rotation (see gyroscopic.go).
+func (r *rigidModel) PredictVelocity(h float64, g mgl64.Vec3, dst []float64) {
+	v := r.velocity.Add(g.Mul(h))
+	mBody := r.rotation.Transpose().Mul3x1(r.angularMomentum)
+	mid := midpointMomentum(mBody, r.invInertia, h)
+	w := r.rotation.Mul3x1(r.invInertia.Mul3x1(mid))
+	dst[0], dst[1], dst[2] = v[0], v[1], v[2]
+	dst[3], dst[4], dst[5] = w[0], w[1], w[2]
+}
+
+// Advance implements BodyModel. The centre of mass moves by h v; the orientation turns by the
+// Cayley map of h ω (body axes); the end-of-step angular velocity carries the start-of-step world
+// angular momentum plus the constraint's angular impulse into the new orientation.
+func (r *rigidModel) Advance(h float64, qdot, impulse []float64) {
+	v := mgl64.Vec3{qdot[0], qdot[1], qdot[2]}
+	w := mgl64.Vec3{qdot[3], qdot[4], qdot[5]}
+	r.position = r.position.Add(v.Mul(h))
+	wBody := r.rotation.Transpose().Mul3x1(w)
+	r.orientation = normalizeQuat(r.orientation.Mul(cayleyRotation(wBody.Mul(h))))
+	momentum := r.angularMomentum
+	if impulse != nil {
+		momentum = momentum.Add(mgl64.Vec3{impulse[3], impulse[4], impulse[5]})
+	}
+	r.velocity = v
+	rot := r.orientation.Mat4().Mat3()
+	r.angularVel = rot.Mul3x1(r.invInertia.Mul3x1(rot.Transpose().Mul3x1(momentum)))
+}
+
+// Velocity implements BodyModel.
+func (r *rigidModel) Velocity(dst []float64) {
+	dst[0], dst[1], dst[2] = r.velocity[0], r.velocity[1], r.velocity[2]
+	dst[3], dst[4], dst[5] = r.angularVel[0], r.angularVel[1], r.angularVel[2]
+}

@@ -1,0 +1,141 @@
+package physics
+
+import (
+	"math"
+
+	"github.com/go-gl/mathgl/mgl64"
+)
+
+// RigidBody is the component of a body whose shape does not change. Its pose is the pose of its
+// centre of mass; its collider's shape is placed in that frame.
+//
+// Mass properties come from one of two places. If Mass is zero, they are derived from the entity's
+// Collider and Density when the body first enters the simulation, and written back into Mass and
+// Inertia. If Mass is given and Inertia is zero, the inertia is the collider's, scaled to Mass.
+// Static and kinematic bodies need no mass.
+//
+// A zero Orientation means the identity; any other orientation is normalised.
+type RigidBody struct {
+	Kind BodyKind
+
+	// Mass in kg (dynamic bodies); zero derives it from the Collider and Density.
+	Mass float64
+	// Density in kg/m³, used only to derive Mass when Mass is zero.
+	Density float64
+	// Inertia is the inertia tensor about the centre of mass in body axes, kg·m²; zero derives it
+	// from the Collider.
+	Inertia mgl64.Mat3
+
+	// Position of the centre of mass in the world, m.
+	Position mgl64.Vec3
+	// Orientation of the body frame in the world (unit quaternion).
+	Orientation mgl64.Quat
+	// LinearVelocity of the centre of mass in the world frame, m/s.
+	LinearVelocity mgl64.Vec3
+	// AngularVelocity in the world frame, rad/s.
+	AngularVelocity mgl64.Vec3
+
+	// Friction is the Coulomb coefficient μ ≥ 0 used by this body's contacts.
+	Friction float64
+	// Restitution is the coefficient e in [0, 1] used by this body's contacts.
+	Restitution float64
+}
+
+// DefaultFriction is the friction coefficient NewDynamic and NewStatic give a body.
+const DefaultFriction = 0.8
+
+// NewDynamic returns a dynamic body at position with mass derived from its collider and density.
+func NewDynamic(position mgl64.Vec3, density float64) RigidBody {
+	return RigidBody{
+		Kind:        Dynamic,
+		Density:     density,
+		Position:    position,
+		Orientation: mgl64.QuatIdent(),
+		Friction:    DefaultFriction,
+	}
+}
+
+// NewStatic returns a static body at position.
+func NewStatic(position mgl64.Vec3) RigidBody {
+	return RigidBody{
+		Kind:        Static,
+		Position:    position,
+		Orientation: mgl64.QuatIdent(),
+		Friction:    DefaultFriction,
+	}
+}
+
+// RotationMatrix returns the body-to-world rotation of the body's orientation.
+func (b *RigidBody) RotationMatrix() mgl64.Mat3 {
+	return b.Orientation.Mat4().Mat3()
+}
+
+// WorldInertia returns R I Rᵀ, the inertia tensor in world axes.
+func (b *RigidBody) WorldInertia() mgl64.Mat3 {
+	r := b.RotationMatrix()
+	return r.Mul3(b.Inertia).Mul3(r.Transpose())
+}
+
+// KineticEnergy returns ½ m v·v + ½ ωᵀ I ω, in J; zero unless the body is dynamic.
+func (b *RigidBody) KineticEnergy() float64 {
+	if b.Kind != Dynamic {
+		return 0
+	}
+	w := b.AngularVelocity
+	return 0.5*b.Mass*b.LinearVelocity.Dot(b.LinearVelocity) + 0.5*w.Dot(b.WorldInertia().Mul3x1(w))
+}
+
+// AngularMomentum returns I ω about the centre of mass, in world axes, kg·m²/s.
+func (b *RigidBody) AngularMomentum() mgl64.Vec3 {
+	return b.WorldInertia().Mul3x1(b.AngularVelocity)
+}
+
+// validateState checks the fields every kind of body has. It does not check mass properties.
+func (b *RigidBody) validateState() error {
+	if !b.Kind.valid() {
+		return fieldError("RigidBody.Kind", "must be Dynamic, Kinematic or Static, got %d", uint8(b.Kind))
+	}
+	if !finiteVec(b.Position) {
+		return fieldError("RigidBody.Position", "must be finite, got %v", b.Position)
+	}
+	q := b.Orientation
+	if !finite(q.W) || !finiteVec(q.V) {
+		return fieldError("RigidBody.Orientation", "must be finite, got %v", q)
+	}
+	if !finiteVec(b.LinearVelocity) {
+		return fieldError("RigidBody.LinearVelocity", "must be finite, got %v", b.LinearVelocity)
+	}
+	if !finiteVec(b.AngularVelocity) {
+		return fieldError("RigidBody.AngularVelocity", "must be finite, got %v", b.AngularVelocity)
+	}
+	if !finite(b.Friction) || b.Friction < 0 {
+		return fieldError("RigidBody.Friction", "must be finite and >= 0, got %v", b.Friction)
+	}
+	if !(b.Restitution >= 0 && b.Restitution <= 1) {
+		return fieldError("RigidBody.Restitution", "must be in [0, 1], got %v", b.Restitution)
+	}
+	return nil
+}
+
+// validateMass checks a dynamic body's mass and inertia once they are known.
+func (b *RigidBody) validateMass() error {
+	if !finite(b.Mass) || b.Mass <= 0 {
+		return fieldError("RigidBody.Mass", "must be finite and > 0, got %v", b.Mass)
+	}
+	if !symmetricPositiveDefinite3(b.Inertia) {
+		return fieldError("RigidBody.Inertia", "must be symmetric positive definite, got %v", b.Inertia)
+	}
+	return nil
+}
+
+// normalizeOrientation turns a zero quaternion into the identity and normalises any other.
+func (b *RigidBody) normalizeOrientation() {
+	q := b.Orientation
+	n := math.Sqrt(q.W*q.W + q.V.Dot(q.V))
+	switch {
+	case n == 0:
+		b.Orientation = mgl64.QuatIdent()
+	case n != 1:
+		b.Orientation = mgl64.Quat{W: q.W / n, V: q.V.Mul(1 / n)}
+	}
+}

@@ -1,0 +1,15 @@
+package physics
+
+import "time"
+
+// StepStats describes the last fixed step.
+type StepStats struct {
+	Tick      uint64        // index of the fixed step
+	Bodies    int           // bodies in the world, any kind
+	Dynamic   int           // dynamic bodies stepped
+	DoFs      int           // generalized velocity entries of the dynamic bodies
+	Contacts  int           // contact points in the step's problems
+	Islands   int           // contact islands solved
+	NonFinite int           // bodies whose update came out non-finite and was discarded
+	Elapsed   time.Duration // wall time of the whole step
+}

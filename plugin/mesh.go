@@ -1,0 +1,58 @@
+package plugin
+
+import (
+	"fmt"
+	"github.com/g3n/engine/core"
+	"github.com/g3n/engine/geometry"
+	"github.com/g3n/engine/graphic"
+	"github.com/g3n/engine/material"
+	"github.com/g3n/engine/math32"
+	"github.com/stagger-physics/stagger/collide"
+)
+
+// halfSpaceDrawSize is the side, in m, of the square drawn for a half-space.
+const halfSpaceDrawSize = 200
+
+// MeshFor returns a node holding a mesh of shape in mat, laid out so that, placed at the body's
+// pose by the sync system, it covers the collider exactly (see the package doc on frames).
+func MeshFor(shape collide.Shape, mat material.IMaterial) (*core.Node, error) {
+	node := core.NewNode()
+	switch s := shape.(type) {
+	case *collide.Box:
+		h := s.HalfExtents
+		// Physics local (x, y, z) is node local (x, −z, y): width x, height z, length y.
+		node.Add(graphic.NewMesh(geometry.NewBox(float32(2*h[0]), float32(2*h[2]), float32(2*h[1])), mat))
+	case *collide.Sphere:
+		node.Add(graphic.NewMesh(geometry.NewSphere(s.Radius, 24, 16), mat))
+	case *collide.Capsule:
+		// The capsule's axis is physics local z, which is node local y, the axis of g3n's cylinder.
+		if s.HalfHeight > 0 {
+			node.Add(graphic.NewMesh(geometry.NewCylinder(s.Radius, 2*s.HalfHeight, 24, 1, false, false), mat))
+		}
+		for _, sign := range []float64{1, -1} {
+			cap := graphic.NewMesh(geometry.NewSphere(s.Radius, 24, 12), mat)
+			cap.SetPosition(0, float32(sign*s.HalfHeight), 0)
+			node.Add(cap)
+		}
+	case *collide.HalfSpace:
+		plane := graphic.NewMesh(geometry.NewPlane(halfSpaceDrawSize, halfSpaceDrawSize), mat)
+		// g3n's plane faces +z (node local); turn it to face the half-space's outward normal.
+		n := ToScene(s.Normal)
+		var q math32.Quaternion
+		q.SetFromUnitVectors(&math32.Vector3{X: 0, Y: 0, Z: 1}, &n)
+		plane.SetQuaternionQuat(&q)
+		p := ToScene(s.Normal.Mul(s.Offset))
+		plane.SetPositionVec(&p)
+		node.Add(plane)
+	default:
+		return nil, fmt.Errorf("plugin: no mesh for shape kind %v", shape.Kind())
+	}
+	return node, nil
+}
+
+// paletteColor returns a colour for index i from a fixed, pleasant palette.
+func paletteColor(i uint32) *math32.Color {
+	palette := [...]uint32{0xE07A5F, 0x81B29A, 0xF2CC8F, 0x3D85C6, 0x9B5DE5, 0xF15BB5, 0x00BBF9, 0xFEE440}
+	c := palette[i%uint32(len(palette))]
+	return &math32.Color{R: float32(c>>16&0xFF) / 255, G: float32(c>>8&0xFF) / 255, B: float32(c&0xFF) / 255}
+}

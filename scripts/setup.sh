@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Installs what stagger's build needs on a Debian machine, skipping what is already there:
+#   - the C libraries g3n's cgo builds against (OpenGL, X11, OpenAL, Vorbis);
+#   - xvfb and xauth, for the demo's window test without a display;
+#   - the Go modules of go.mod.
+# Idempotent: a second run installs nothing and runs no apt-get update.
+set -euo pipefail
+
+packages=(libgl1-mesa-dev xorg-dev libopenal-dev libvorbis-dev xvfb xauth)
+
+missing=()
+for p in "${packages[@]}"; do
+	if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+		missing+=("$p")
+	fi
+done
+
+if ((${#missing[@]} > 0)); then
+	sudo=()
+	if [[ $(id -u) -ne 0 ]]; then
+		if command -v sudo >/dev/null; then
+			sudo=(sudo)
+		else
+			echo "setup: need root (or sudo) to install: ${missing[*]}" >&2
+			exit 1
+		fi
+	fi
+	echo "setup: installing ${missing[*]}"
+	"${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get update -qq
+	"${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+go mod download
