@@ -98,8 +98,3 @@ func (c *Capsule) SignedDistance(p mgl64.Vec3) (float64, mgl64.Vec3) {
 	}
 	return length(d) - c.Radius, unitOr(d, fallback)
 }
-
-// segment returns the local end points of the capsule's core segment.
-func (c *Capsule) segment() (mgl64.Vec3, mgl64.Vec3) {
-	return mgl64.Vec3{0, 0, -c.HalfHeight}, mgl64.Vec3{0, 0, c.HalfHeight}
-}

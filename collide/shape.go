@@ -15,6 +15,9 @@ const (
 	KindBox
 	KindCapsule
 	KindHalfSpace
+	KindConvexHull
+	KindTriangleMesh
+	KindSDFGrid
 )
 
 // String returns the kind's name, e.g. "Box".
@@ -28,6 +31,12 @@ func (k ShapeKind) String() string {
 		return "Capsule"
 	case KindHalfSpace:
 		return "HalfSpace"
+	case KindConvexHull:
+		return "ConvexHull"
+	case KindTriangleMesh:
+		return "TriangleMesh"
+	case KindSDFGrid:
+		return "SDFGrid"
 	}
 	return "ShapeKind(" + strconv.Itoa(int(k)) + ")"
 }

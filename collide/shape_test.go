@@ -15,6 +15,7 @@ func testPrimitives() []Shape {
 		must(NewBox(mgl64.Vec3{0.3, 0.8, 1.4})),
 		must(NewCapsule(0.35, 0.9)),
 		must(NewCapsule(0.5, 0)),
+		testHull(0.6),
 	}
 }
 
@@ -282,7 +283,7 @@ func TestInvalidShapesNameTheField(t *testing.T) {
 }
 
 func TestShapeKindString(t *testing.T) {
-	want := map[ShapeKind]string{KindSphere: "Sphere", KindBox: "Box", KindCapsule: "Capsule", KindHalfSpace: "HalfSpace", ShapeKind(99): "ShapeKind(99)"}
+	want := map[ShapeKind]string{KindSphere: "Sphere", KindBox: "Box", KindCapsule: "Capsule", KindHalfSpace: "HalfSpace", KindConvexHull: "ConvexHull", ShapeKind(99): "ShapeKind(99)"}
 	for k, s := range want {
 		if k.String() != s {
 			t.Errorf("%d: %q, want %q", int(k), k.String(), s)

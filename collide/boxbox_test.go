@@ -1,0 +1,277 @@
+package collide
+
+import (
+	"math"
+	"sort"
+	"testing"
+
+	"github.com/go-gl/mathgl/mgl64"
+)
+
+func TestBoxBoxFaceFace(t *testing.T) {
+	big := must(NewBox(mgl64.Vec3{2, 2, 0.5}))
+	small := must(NewBox(mgl64.Vec3{0.5, 0.5, 0.5}))
+	m := collideT(t, big, IdentityPose(), small, at(mgl64.Vec3{0.3, 0.2, 0.99}, mgl64.Quat{}), 0)
+	checkManifold(t, &m, 0)
+	if m.Count != 4 || !nearVec(m.Normal, mgl64.Vec3{0, 0, 1}, 1e-15) {
+		t.Fatalf("%+v", m)
+	}
+	seen := map[mgl64.Vec3]bool{}
+	for _, c := range m.Contacts() {
+		if !near(c.Gap, -0.01, 1e-12) || !near(c.Point[2], 0.495, 1e-12) {
+			t.Fatalf("contact %+v", c)
+		}
+		if c.Feature.A() != FaceFeature(4) || c.Feature.B().Type() != FeatureVertex || c.Feature.B().Index() >= 4 {
+			t.Fatalf("feature %v", c.Feature)
+		}
+		seen[mgl64.Vec3{math.Round((c.Point[0] - 0.3) * 2), math.Round((c.Point[1] - 0.2) * 2)}] = true
+		if !near(math.Abs(c.Point[0]-0.3), 0.5, 1e-12) || !near(math.Abs(c.Point[1]-0.2), 0.5, 1e-12) {
+			t.Fatalf("corner %v", c.Point)
+		}
+	}
+	if len(seen) != 4 {
+		t.Fatalf("corners not distinct: %v", seen)
+	}
+	if m.Reference.Kind != ReferenceFaceA || m.Reference.A != FaceFeature(4) || m.Reference.B != FaceFeature(5) {
+		t.Fatalf("reference %+v", m.Reference)
+	}
+	// Swapped order: the big box is still the reference, now as B.
+	m2 := collideT(t, small, at(mgl64.Vec3{0.3, 0.2, 0.99}, mgl64.Quat{}), big, IdentityPose(), 0)
+	if m2.Count != 4 || !nearVec(m2.Normal, mgl64.Vec3{0, 0, -1}, 1e-15) || m2.Reference.Kind != ReferenceFaceB {
+		t.Fatalf("swapped %+v", m2)
+	}
+	for i := range m.Contacts() {
+		if m2.Points[i].Point != m.Points[i].Point || m2.Points[i].Feature != m.Points[i].Feature.Swap() {
+			t.Fatalf("swapped point %d: %+v vs %+v", i, m2.Points[i], m.Points[i])
+		}
+	}
+}
+
+func TestBoxBoxRotatedOnTop(t *testing.T) {
+	big := must(NewBox(mgl64.Vec3{2, 2, 0.5}))
+	small := must(NewBox(mgl64.Vec3{0.5, 0.5, 0.5}))
+	q := rot(math.Pi/4, mgl64.Vec3{0, 0, 1})
+	m := collideT(t, big, IdentityPose(), small, at(mgl64.Vec3{0, 0, 0.98}, q), 0)
+	checkManifold(t, &m, 0)
+	if m.Count != 4 {
+		t.Fatalf("%+v", m)
+	}
+	d := math.Sqrt2 / 2
+	for _, c := range m.Contacts() {
+		r := math.Hypot(c.Point[0], c.Point[1])
+		if !near(r, d, 1e-12) || !near(c.Gap, -0.02, 1e-12) || !near(math.Abs(c.Point[0])*math.Abs(c.Point[1]), 0, 1e-12) {
+			t.Fatalf("diamond corner %+v", c)
+		}
+	}
+}
+
+// TestBoxBoxOctagonReduction: equal cubes, the upper turned 45°: the clipped overlap is an
+// octagon; the four points kept span the largest area among its vertices.
+func TestBoxBoxOctagonReduction(t *testing.T) {
+	a := must(NewBox(mgl64.Vec3{0.5, 0.5, 0.5}))
+	q := rot(math.Pi/4, mgl64.Vec3{0, 0, 1})
+	m := collideT(t, a, IdentityPose(), a, at(mgl64.Vec3{0, 0, 0.99}, q), 0)
+	checkManifold(t, &m, 0)
+	if m.Count != 4 {
+		t.Fatalf("%+v", m)
+	}
+	// The octagon's vertices: (±0.5, ±(√2/2 − 0.5)) and the same swapped.
+	o := math.Sqrt2/2 - 0.5
+	var oct []mgl64.Vec3
+	for _, s := range [][2]float64{{1, 1}, {1, -1}, {-1, 1}, {-1, -1}} {
+		oct = append(oct, mgl64.Vec3{0.5 * s[0], o * s[1]}, mgl64.Vec3{o * s[0], 0.5 * s[1]})
+	}
+	best := 0.0
+	for i := 0; i < 8; i++ {
+		for j := i + 1; j < 8; j++ {
+			for k := j + 1; k < 8; k++ {
+				for l := k + 1; l < 8; l++ {
+					best = math.Max(best, polygonArea([]mgl64.Vec3{oct[i], oct[j], oct[k], oct[l]}))
+				}
+			}
+		}
+	}
+	var pts []mgl64.Vec3
+	for _, c := range m.Contacts() {
+		if !near(c.Gap, -0.01, 1e-12) {
+			t.Fatalf("gap %v", c.Gap)
+		}
+		pts = append(pts, mgl64.Vec3{c.Point[0], c.Point[1]})
+	}
+	// Clipping keeps points up to boxClipSlop outside the face, so allow that much extra area.
+	if got := polygonArea(pts); got < best-1e-9 || got > best*(1+4*boxClipSlop) {
+		t.Fatalf("kept area %v, best %v", got, best)
+	}
+}
+
+// polygonArea returns the area of the convex hull of a few points in the xy plane.
+func polygonArea(p []mgl64.Vec3) float64 {
+	c := mgl64.Vec3{}
+	for _, q := range p {
+		c = c.Add(q)
+	}
+	c = c.Mul(1 / float64(len(p)))
+	q := append([]mgl64.Vec3(nil), p...)
+	sort.Slice(q, func(i, j int) bool {
+		return math.Atan2(q[i][1]-c[1], q[i][0]-c[0]) < math.Atan2(q[j][1]-c[1], q[j][0]-c[0])
+	})
+	area := 0.0
+	for i := range q {
+		j := (i + 1) % len(q)
+		area += q[i][0]*q[j][1] - q[j][0]*q[i][1]
+	}
+	return math.Abs(area) / 2
+}
+
+func TestBoxBoxEdgeEdge(t *testing.T) {
+	a := must(NewBox(mgl64.Vec3{0.5, 0.5, 0.5}))
+	qa := rot(math.Pi/4, mgl64.Vec3{1, 0, 0}) // top edge along x at z = √2/2
+	qb := rot(math.Pi/4, mgl64.Vec3{0, 1, 0}) // bottom edge along y
+	h := math.Sqrt2 / 2
+	m := collideT(t, a, IdentityPose().Mul(at(mgl64.Vec3{}, qa)), a, at(mgl64.Vec3{0.1, -0.2, 2*h - 0.01}, qb), 0)
+	checkManifold(t, &m, 0)
+	if m.Count != 1 || m.Reference.Kind != ReferenceEdges {
+		t.Fatalf("%+v", m)
+	}
+	c := m.Points[0]
+	if !near(c.Gap, -0.01, 1e-12) || !nearVec(c.Normal, mgl64.Vec3{0, 0, 1}, 1e-12) || !nearVec(c.Point, mgl64.Vec3{0.1, 0, h - 0.005}, 1e-12) {
+		t.Fatalf("contact %+v", c)
+	}
+	if c.Feature.A().Type() != FeatureEdge || c.Feature.B().Type() != FeatureEdge {
+		t.Fatalf("feature %v", c.Feature)
+	}
+	// Speculative edge–edge, 2 cm apart.
+	m = collideT(t, a, at(mgl64.Vec3{}, qa), a, at(mgl64.Vec3{0.1, -0.2, 2*h + 0.02}, qb), 0.05)
+	if m.Count != 1 || !near(m.Points[0].Gap, 0.02, 1e-12) {
+		t.Fatalf("speculative %+v", m)
+	}
+	if m = collideT(t, a, at(mgl64.Vec3{}, qa), a, at(mgl64.Vec3{0.1, -0.2, 2*h + 0.02}, qb), 0.01); m.Count != 0 {
+		t.Fatalf("beyond margin %+v", m)
+	}
+}
+
+func TestBoxBoxVertexFace(t *testing.T) {
+	big := must(NewBox(mgl64.Vec3{2, 2, 0.5}))
+	small := must(NewBox(mgl64.Vec3{0.5, 0.5, 0.5}))
+	q := mgl64.QuatBetweenVectors(mgl64.Vec3{1, 1, 1}.Normalize(), mgl64.Vec3{0, 0, -1})
+	z := 0.5 + math.Sqrt(3)/2 - 0.02
+	m := collideT(t, big, IdentityPose(), small, at(mgl64.Vec3{0.4, -0.3, z}, q), 0)
+	checkManifold(t, &m, 0)
+	if m.Count != 1 {
+		t.Fatalf("%+v", m)
+	}
+	c := m.Points[0]
+	if !near(c.Gap, -0.02, 1e-12) || !nearVec(c.Point, mgl64.Vec3{0.4, -0.3, 0.49}, 1e-12) || c.Feature != MakeFeatureID(FaceFeature(4), VertexFeature(7)) {
+		t.Fatalf("contact %+v", c)
+	}
+}
+
+func TestBoxBoxSeparatedAndDeep(t *testing.T) {
+	a := must(NewBox(mgl64.Vec3{0.5, 0.5, 0.5}))
+	r := newRand(21)
+	for i := 0; i < 200; i++ {
+		pa, pb := randPose(r, 0.3), randPose(r, 0.3)
+		m := collideT(t, a, pa, a, pb, 0)
+		checkManifold(t, &m, 0)
+		if m.Count == 0 {
+			t.Fatalf("deep overlap gave no contact: %v %v", pa, pb)
+		}
+	}
+	// Far apart: nothing, whatever the margin below the distance.
+	m := collideT(t, a, IdentityPose(), a, at(mgl64.Vec3{3, 0, 0}, rot(0.3, mgl64.Vec3{1, 1, 1})), 0.5)
+	if m.Count != 0 {
+		t.Fatalf("separated: %+v", m)
+	}
+	// Coincident boxes: valid normal.
+	m = collideT(t, a, IdentityPose(), a, IdentityPose(), 0)
+	checkManifold(t, &m, 0)
+	if m.Count == 0 || !near(m.Points[0].Gap, -1, 1e-12) {
+		t.Fatalf("coincident: %+v", m)
+	}
+}
+
+// TestBoxBoxRestingFeatureIDsStable rests a box on a box and jitters it slightly for 1,000
+// steps, feeding each manifold back as prev: the same four feature ids must come back every
+// step. Both a small box on a large one and equal boxes stacked exactly are checked.
+func TestBoxBoxRestingFeatureIDsStable(t *testing.T) {
+	cases := []struct {
+		name   string
+		lower  mgl64.Vec3
+		upper  mgl64.Vec3
+		offset mgl64.Vec3
+	}{
+		{"small on large", mgl64.Vec3{2, 2, 0.5}, mgl64.Vec3{0.5, 0.5, 0.5}, mgl64.Vec3{0.4, -0.3, 0}},
+		{"equal stacked", mgl64.Vec3{0.5, 0.5, 0.5}, mgl64.Vec3{0.5, 0.5, 0.5}, mgl64.Vec3{}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			lower, upper := must(NewBox(tc.lower)), must(NewBox(tc.upper))
+			r := newRand(31)
+			const jitter = 1e-5
+			var prev, cur Manifold
+			var want [4]FeatureID
+			for step := 0; step < 1000; step++ {
+				pl := at(mgl64.Vec3{jitter * r.NormFloat64(), jitter * r.NormFloat64(), jitter * r.NormFloat64()}, rot(jitter*r.NormFloat64(), randUnit(r)))
+				pu := at(tc.offset.Add(mgl64.Vec3{jitter * r.NormFloat64(), jitter * r.NormFloat64(), tc.lower[2] + tc.upper[2] - 1e-3 + jitter*r.NormFloat64()}), rot(jitter*r.NormFloat64(), randUnit(r)))
+				p := &prev
+				if step == 0 {
+					p = nil
+				}
+				if _, err := Collide(lower, pl, upper, pu, 0.01, p, &cur); err != nil {
+					t.Fatal(err)
+				}
+				if cur.Count != 4 {
+					t.Fatalf("step %d: %d points", step, cur.Count)
+				}
+				ids := sortedIDs(&cur)
+				if step == 0 {
+					want = ids
+				} else if ids != want {
+					t.Fatalf("step %d: feature ids %v, want %v", step, ids, want)
+				}
+				prev = cur
+			}
+		})
+	}
+}
+
+// sortedIDs returns the manifold's feature ids in increasing order.
+func sortedIDs(m *Manifold) [4]FeatureID {
+	var ids [4]FeatureID
+	for i := 0; i < m.Count && i < 4; i++ {
+		ids[i] = m.Points[i].Feature
+	}
+	sort.Slice(ids[:], func(i, j int) bool { return ids[i] < ids[j] })
+	return ids
+}
+
+// TestBoxBoxHysteresis checks the preference for the previous reference face: equal stacked
+// cubes, the upper one tilted, choose the lower box's top face by default; told that last step
+// used the upper box's bottom face, they keep it while it is within the hysteresis band, and
+// drop it once it is clearly worse.
+func TestBoxBoxHysteresis(t *testing.T) {
+	c := must(NewBox(mgl64.Vec3{0.5, 0.5, 0.5}))
+	pl := IdentityPose()
+	run := func(tilt float64, prev *Manifold) Manifold {
+		var m Manifold
+		pu := at(mgl64.Vec3{0, 0, 0.495 + 0.5*(math.Cos(tilt)+math.Sin(math.Abs(tilt)))}, rot(tilt, mgl64.Vec3{1, 0, 0}))
+		if _, err := Collide(c, pl, c, pu, 0, prev, &m); err != nil {
+			t.Fatal(err)
+		}
+		return m
+	}
+	m := run(0.01, nil)
+	if m.Reference.Kind != ReferenceFaceA || m.Reference.A != FaceFeature(4) {
+		t.Fatalf("default reference %+v", m.Reference)
+	}
+	prev := Manifold{Count: 1, Reference: Reference{Kind: ReferenceFaceB, A: FaceFeature(4), B: FaceFeature(5)}}
+	m = run(0.01, &prev)
+	if m.Reference.Kind != ReferenceFaceB || m.Reference.B != FaceFeature(5) {
+		t.Fatalf("hysteresis did not keep B's face: %+v", m.Reference)
+	}
+	checkManifold(t, &m, 0)
+	m = run(0.3, &prev)
+	if m.Reference.Kind != ReferenceFaceA {
+		t.Fatalf("a clearly worse previous face was kept: %+v", m.Reference)
+	}
+}

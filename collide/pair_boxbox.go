@@ -1,0 +1,359 @@
+package collide
+
+import (
+	"math"
+
+	"github.com/go-gl/mathgl/mgl64"
+)
+
+// Tolerances of the box–box routine, relative to the smallest half extent of the pair.
+const (
+	// boxFaceTolerance: B's face axis replaces A's only when it separates more by this much.
+	boxFaceTolerance = 1e-3
+	// boxEdgeTolerance: an edge axis replaces the face axis only when it separates more by
+	// this much (face contacts are more stable).
+	boxEdgeTolerance = 1e-3
+	// boxHysteresis: last step's reference face is kept while it is within this much of the
+	// best face axis.
+	boxHysteresis = 5e-3
+	// boxClipSlop: incident vertices this far outside the reference face are kept as vertices
+	// rather than clipped, so tiny jitter does not change the feature ids of a resting box.
+	boxClipSlop = 1e-3
+	// boxParallelEdges: edge pairs whose cross product is shorter than this are skipped (their
+	// axis is covered by the face axes).
+	boxParallelEdges = 1e-6
+)
+
+// boxBox collides two boxes by the separating-axis test over 15 axes (3 face normals of each,
+// 9 edge crosses) followed by clipping the incident face against the reference face for a face
+// axis, or a single closest-point contact for an edge axis. At most four points are kept (the
+// largest area). prev's reference face is preferred while nearly as good.
+func boxBox(a *Box, pa Pose, b *Box, pb Pose, margin float64, prev *Manifold, out *Manifold) {
+	fa, fb := pa.frame(), pb.frame()
+	ha, hb := a.HalfExtents, b.HalfExtents
+	var R, absR [3][3]float64
+	for i := 0; i < 3; i++ {
+		for j := 0; j < 3; j++ {
+			R[i][j] = fa.axis[i].Dot(fb.axis[j])
+			absR[i][j] = math.Abs(R[i][j])
+		}
+	}
+	tw := fb.pos.Sub(fa.pos)
+	t := mgl64.Vec3{fa.axis[0].Dot(tw), fa.axis[1].Dot(tw), fa.axis[2].Dot(tw)}
+
+	var sepA, sepB [3]float64
+	bestA, bestB := 0, 0
+	for i := 0; i < 3; i++ {
+		sepA[i] = math.Abs(t[i]) - (ha[i] + hb[0]*absR[i][0] + hb[1]*absR[i][1] + hb[2]*absR[i][2])
+		if sepA[i] > margin {
+			return
+		}
+		if sepA[i] > sepA[bestA] {
+			bestA = i
+		}
+	}
+	var tb mgl64.Vec3
+	for j := 0; j < 3; j++ {
+		tb[j] = t[0]*R[0][j] + t[1]*R[1][j] + t[2]*R[2][j]
+		sepB[j] = math.Abs(tb[j]) - (ha[0]*absR[0][j] + ha[1]*absR[1][j] + ha[2]*absR[2][j] + hb[j])
+		if sepB[j] > margin {
+			return
+		}
+		if sepB[j] > sepB[bestB] {
+			bestB = j
+		}
+	}
+	edgeI, edgeJ, edgeSep := -1, -1, math.Inf(-1)
+	var edgeL mgl64.Vec3 // A frame, unit, oriented A → B
+	for i := 0; i < 3; i++ {
+		for j := 0; j < 3; j++ {
+			c := mgl64.Vec3{R[0][j], R[1][j], R[2][j]}
+			var l mgl64.Vec3
+			switch i {
+			case 0:
+				l = mgl64.Vec3{0, -c[2], c[1]}
+			case 1:
+				l = mgl64.Vec3{c[2], 0, -c[0]}
+			default:
+				l = mgl64.Vec3{-c[1], c[0], 0}
+			}
+			ll := l.Len()
+			if ll < boxParallelEdges {
+				continue
+			}
+			l = l.Mul(1 / ll)
+			rA := ha[0]*math.Abs(l[0]) + ha[1]*math.Abs(l[1]) + ha[2]*math.Abs(l[2])
+			rB := 0.0
+			for k := 0; k < 3; k++ {
+				rB += hb[k] * math.Abs(l[0]*R[0][k]+l[1]*R[1][k]+l[2]*R[2][k])
+			}
+			tl := t.Dot(l)
+			sep := math.Abs(tl) - rA - rB
+			if sep > margin {
+				return
+			}
+			if sep > edgeSep {
+				edgeI, edgeJ, edgeSep = i, j, sep
+				edgeL = l.Mul(sign(tl))
+			}
+		}
+	}
+
+	scale := math.Min(math.Min(ha[0], math.Min(ha[1], ha[2])), math.Min(hb[0], math.Min(hb[1], hb[2])))
+	refIsA, refAxis := true, bestA
+	faceSep := sepA[bestA]
+	if sepB[bestB] > faceSep+boxFaceTolerance*scale {
+		refIsA, refAxis, faceSep = false, bestB, sepB[bestB]
+	}
+	if prev != nil && prev.Count > 0 {
+		switch prev.Reference.Kind {
+		case ReferenceFaceA:
+			f := prev.Reference.A
+			if f.Type() == FeatureFace && f.Index() < 6 {
+				k := f.Index() / 2
+				if (f.Index()%2 == 1) == (t[k] < 0) && sepA[k] >= faceSep-boxHysteresis*scale {
+					refIsA, refAxis, faceSep = true, k, sepA[k]
+				}
+			}
+		case ReferenceFaceB:
+			f := prev.Reference.B
+			if f.Type() == FeatureFace && f.Index() < 6 {
+				k := f.Index() / 2
+				if (f.Index()%2 == 1) == (tb[k] > 0) && sepB[k] >= faceSep-boxHysteresis*scale {
+					refIsA, refAxis, faceSep = false, k, sepB[k]
+				}
+			}
+		}
+	}
+
+	if edgeI >= 0 && edgeSep > faceSep+boxEdgeTolerance*scale {
+		if edgeSep > 0 {
+			// Separated: the edge axis only bounds the distance; find the exact closest points.
+			boxBoxClosest(a, &fa, b, &fb, margin, out)
+			return
+		}
+		boxEdgeContact(a, &fa, b, &fb, edgeI, edgeJ, edgeL, margin, out)
+		return
+	}
+	var cs candidates
+	var ref Reference
+	if refIsA {
+		ref = boxFaceContact(a, &fa, b, &fb, refAxis, t[refAxis] < 0, true, margin, &cs)
+	} else {
+		// B's face normal points from B towards A: against tb.
+		ref = boxFaceContact(b, &fb, a, &fa, refAxis, tb[refAxis] > 0, false, margin, &cs)
+	}
+	if cs.n == 0 {
+		if faceSep > 0 {
+			// Separated with the faces not overlapping (corner to corner): closest points.
+			boxBoxClosest(a, &fa, b, &fb, margin, out)
+		}
+		return
+	}
+	if faceSep > 0 {
+		// Separated: the face axis only bounds the distance from below. If the clipped face
+		// contact does not reach the exact distance (the closest features are edges or
+		// vertices beyond the reference face), use the exact closest points instead.
+		minGap := math.Inf(1)
+		for i := 0; i < cs.n; i++ {
+			minGap = math.Min(minGap, cs.c[i].Gap)
+		}
+		ga, gb := boxGJK(ha, &fa), boxGJK(hb, &fb)
+		r := gjkDistance(&ga, &gb, tw)
+		if !r.intersects && minGap > r.distance+1e-9*scale {
+			boxBoxClosest(a, &fa, b, &fb, margin, out)
+			return
+		}
+	}
+	out.Normal = cs.c[0].Normal
+	out.Reference = ref
+	cs.emit(out.Normal, out)
+}
+
+// clipVertex is a vertex of the incident polygon during clipping, with the features of the
+// reference and incident boxes that made it and the origin of the polygon edge leaving it.
+type clipVertex struct {
+	p        mgl64.Vec3 // reference-box frame
+	ref, inc Feature
+	edgeInc  bool    // the leaving edge lies on an incident-box edge (else on a side plane)
+	edge     Feature // that incident edge, or the reference side face
+	side     [2]int  // for a side-plane edge: axis and sign (±1) of the side plane
+}
+
+// boxFaceContact clips the incident face of inc against the reference face of ref normal to
+// refAxis (on the negative side when neg) and adds every clipped vertex within the margin to cs.
+// refIsA says whether ref is shape A of the pair (normals and feature ids are oriented A → B).
+// It returns the manifold's Reference.
+func boxFaceContact(ref *Box, fr *frame, inc *Box, fi *frame, refAxis int, neg, refIsA bool, margin float64, cs *candidates) Reference {
+	hr, hi := ref.HalfExtents, inc.HalfExtents
+	sg := 1.0
+	if neg {
+		sg = -1
+	}
+	c := fr.applyInv(fi.pos)
+	var bax [3]mgl64.Vec3
+	for k := 0; k < 3; k++ {
+		bax[k] = fr.invRotate(fi.axis[k])
+	}
+	// Incident face: the face of inc most anti-parallel to the reference normal.
+	k := 0
+	for m := 1; m < 3; m++ {
+		if math.Abs(bax[m][refAxis]) > math.Abs(bax[k][refAxis]) {
+			k = m
+		}
+	}
+	sInc := -supportSign(sg * bax[k][refAxis])
+	incFace := FaceFeature(boxFaceIndex(k, sInc))
+	refFace := FaceFeature(boxFaceIndex(refAxis, sg))
+
+	// Incident quad, in cyclic order, with the incident edges leaving each vertex.
+	k1, k2 := (k+1)%3, (k+2)%3
+	corners := [4][2]float64{{-1, -1}, {1, -1}, {1, 1}, {-1, 1}}
+	var loc [4]mgl64.Vec3
+	var bufA, bufB [8]clipVertex
+	poly, next := &bufA, &bufB
+	for v := 0; v < 4; v++ {
+		loc[v][k] = sInc * hi[k]
+		loc[v][k1] = corners[v][0] * hi[k1]
+		loc[v][k2] = corners[v][1] * hi[k2]
+	}
+	for v := 0; v < 4; v++ {
+		w := (v + 1) % 4
+		p := c.Add(bax[0].Mul(loc[v][0])).Add(bax[1].Mul(loc[v][1])).Add(bax[2].Mul(loc[v][2]))
+		mid := lerp(loc[v], loc[w], 0.5)
+		axis := k1
+		if loc[v][k1] == loc[w][k1] {
+			axis = k2
+		}
+		poly[v] = clipVertex{p: p, ref: refFace, inc: VertexFeature(boxVertexIndex(loc[v])), edgeInc: true, edge: EdgeFeature(boxEdgeIndex(axis, mid))}
+	}
+	n := 4
+
+	// Clip against the four side planes of the reference face.
+	r1, r2 := (refAxis+1)%3, (refAxis+2)%3
+	slop := boxClipSlop * math.Min(hr[r1], hr[r2])
+	for _, side := range [4][2]int{{r1, 1}, {r1, -1}, {r2, 1}, {r2, -1}} {
+		j, s := side[0], float64(side[1])
+		limit := hr[j] + slop
+		m := 0
+		for v := 0; v < n; v++ {
+			cur, nxt := poly[v], poly[(v+1)%n]
+			dc, dn := s*cur.p[j]-limit, s*nxt.p[j]-limit
+			if dc <= 0 {
+				next[m] = cur
+				m++
+			}
+			if (dc <= 0) != (dn <= 0) {
+				x := lerp(cur.p, nxt.p, dc/(dc-dn))
+				x[j] = s * limit
+				cv := clipVertex{p: x}
+				// Feature of the crossing point: an incident edge through a reference side
+				// edge, or (when the polygon edge lies on another side plane) a reference
+				// face corner over the incident face.
+				var corner mgl64.Vec3
+				corner[refAxis] = sg
+				corner[j] = s
+				if cur.edgeInc {
+					third := 3 - refAxis - j
+					cv.ref = EdgeFeature(boxEdgeIndex(third, corner))
+					cv.inc = cur.edge
+				} else {
+					corner[cur.side[0]] = float64(cur.side[1])
+					cv.ref = VertexFeature(boxVertexIndex(corner))
+					cv.inc = incFace
+				}
+				if dc <= 0 {
+					// Leaving the slab: the new edge runs along this side plane.
+					cv.edgeInc, cv.side = false, [2]int{j, side[1]}
+				} else {
+					// Entering: the edge continues along the current polygon edge.
+					cv.edgeInc, cv.edge, cv.side = cur.edgeInc, cur.edge, cur.side
+				}
+				next[m] = cv
+				m++
+			}
+		}
+		poly, next, n = next, poly, m
+		if n == 0 {
+			break
+		}
+	}
+
+	var nr mgl64.Vec3
+	nr[refAxis] = sg
+	nw := fr.rotate(nr)
+	normal := nw
+	if !refIsA {
+		normal = nw.Mul(-1)
+	}
+	for v := 0; v < n; v++ {
+		p := poly[v].p
+		gap := sg*p[refAxis] - hr[refAxis]
+		if gap > margin {
+			continue
+		}
+		point := fr.apply(madd(p, nr, -0.5*gap))
+		id := MakeFeatureID(poly[v].ref, poly[v].inc)
+		if !refIsA {
+			id = id.Swap()
+		}
+		cs.add(Contact{Point: point, Normal: normal, Gap: gap, Feature: id})
+	}
+	if refIsA {
+		return Reference{Kind: ReferenceFaceA, A: refFace, B: incFace}
+	}
+	return Reference{Kind: ReferenceFaceB, A: incFace, B: refFace}
+}
+
+// boxEdgeContact adds the single contact of an edge–edge separating axis: edge i of A (axis
+// direction) against edge j of B, along the unit axis l (A frame, oriented A → B).
+func boxEdgeContact(a *Box, fa *frame, b *Box, fb *frame, i, j int, l mgl64.Vec3, margin float64, out *Manifold) {
+	ha, hb := a.HalfExtents, b.HalfExtents
+	n := fa.rotate(l)
+	lb := fb.invRotate(n) // axis in B's frame
+	// A's edge along axis i furthest along +n; B's edge along axis j furthest along −n.
+	var qa0, qa1, qb0, qb1 mgl64.Vec3
+	for k := 0; k < 3; k++ {
+		if k == i {
+			qa0[k], qa1[k] = -ha[k], ha[k]
+		} else {
+			qa0[k] = supportSign(l[k]) * ha[k]
+			qa1[k] = qa0[k]
+		}
+		if k == j {
+			qb0[k], qb1[k] = -hb[k], hb[k]
+		} else {
+			qb0[k] = -supportSign(lb[k]) * hb[k]
+			qb1[k] = qb0[k]
+		}
+	}
+	wa0, wa1 := fa.apply(qa0), fa.apply(qa1)
+	wb0, wb1 := fb.apply(qb0), fb.apply(qb1)
+	s, t := closestSegmentSegment(wa0, wa1, wb0, wb1)
+	pA, pB := lerp(wa0, wa1, s), lerp(wb0, wb1, t)
+	c := contactBetween(pA, pB, n, MakeFeatureID(EdgeFeature(boxEdgeIndex(i, qa0)), EdgeFeature(boxEdgeIndex(j, qb0))))
+	if c.Gap > margin {
+		return
+	}
+	out.Normal = n
+	out.Reference = Reference{Kind: ReferenceEdges, A: c.Feature.A(), B: c.Feature.B()}
+	out.add(c)
+}
+
+// boxBoxClosest adds the single contact between the exact closest points of two separated
+// boxes (found by GJK), if they are within the margin.
+func boxBoxClosest(a *Box, fa *frame, b *Box, fb *frame, margin float64, out *Manifold) {
+	ga, gb := boxGJK(a.HalfExtents, fa), boxGJK(b.HalfExtents, fb)
+	r := gjkDistance(&ga, &gb, fb.pos.Sub(fa.pos))
+	if r.intersects || r.distance > margin {
+		return
+	}
+	n, ok := unit(r.pb.Sub(r.pa))
+	if !ok {
+		return
+	}
+	id := MakeFeatureID(boxClosestFeature(a.HalfExtents, fa.applyInv(r.pb)), boxClosestFeature(b.HalfExtents, fb.applyInv(r.pa)))
+	out.Normal = n
+	out.Reference = Reference{}
+	out.add(Contact{Point: lerp(r.pa, r.pb, 0.5), Normal: n, Gap: r.distance, Feature: id})
+}

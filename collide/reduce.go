@@ -1,0 +1,223 @@
+package collide
+
+import (
+	"math"
+
+	"github.com/go-gl/mathgl/mgl64"
+)
+
+// maxCandidates is how many contact candidates a pair routine may gather before reduction.
+const maxCandidates = 16
+
+// exhaustiveReduceLimit is the largest candidate count reduced by trying every 4-subset.
+const exhaustiveReduceLimit = 8
+
+// candidates is a fixed-capacity list of contact candidates (no allocation).
+type candidates struct {
+	c [maxCandidates]Contact
+	n int
+}
+
+// add appends a candidate; when full, the shallowest candidate is replaced if c is deeper.
+func (cs *candidates) add(c Contact) {
+	if cs.n < maxCandidates {
+		cs.c[cs.n] = c
+		cs.n++
+		return
+	}
+	worst := 0
+	for i := 1; i < cs.n; i++ {
+		if cs.c[i].Gap > cs.c[worst].Gap {
+			worst = i
+		}
+	}
+	if c.Gap < cs.c[worst].Gap {
+		cs.c[worst] = c
+	}
+}
+
+// addUnique adds c unless a candidate lies within tol of it; then the deeper of the two is
+// kept, or the one with the smaller feature id when their gaps agree within tol (contacts
+// found through several triangles of a mesh).
+func (cs *candidates) addUnique(c Contact, tol float64) {
+	for i := 0; i < cs.n; i++ {
+		e := &cs.c[i]
+		if e.Point.Sub(c.Point).LenSqr() <= tol*tol {
+			if c.Gap < e.Gap-tol || (c.Gap <= e.Gap+tol && c.Feature < e.Feature) {
+				*e = c
+			}
+			return
+		}
+	}
+	cs.add(c)
+}
+
+// deepest returns the index of the candidate with the smallest gap (the first among ties).
+func (cs *candidates) deepest() int {
+	best := 0
+	for i := 1; i < cs.n; i++ {
+		if cs.c[i].Gap < cs.c[best].Gap {
+			best = i
+		}
+	}
+	return best
+}
+
+// emit writes the candidates into out, keeping at most MaxManifoldPoints: the subset whose
+// convex hull, projected on the plane normal to n, has the largest area (ties: the deeper
+// subset, then the earlier one). Candidates keep their relative order.
+func (cs *candidates) emit(n mgl64.Vec3, out *Manifold) {
+	if cs.n <= MaxManifoldPoints {
+		for i := 0; i < cs.n; i++ {
+			out.add(cs.c[i])
+		}
+		return
+	}
+	var keep [MaxManifoldPoints]int
+	if cs.n <= exhaustiveReduceLimit {
+		keep = cs.bestQuad(n)
+	} else {
+		keep = cs.greedyQuad(n)
+	}
+	for _, i := range keep {
+		out.add(cs.c[i])
+	}
+}
+
+// plane2 holds candidate coordinates projected on a plane.
+type plane2 struct {
+	x, y [maxCandidates]float64
+}
+
+// project2 stores the candidates' coordinates in a tangent basis of n.
+func (cs *candidates) project2(n mgl64.Vec3, p *plane2) {
+	t1, t2 := tangentBasis(n)
+	for i := 0; i < cs.n; i++ {
+		p.x[i] = cs.c[i].Point.Dot(t1)
+		p.y[i] = cs.c[i].Point.Dot(t2)
+	}
+}
+
+// tri returns twice the signed area of triangle (i, j, k).
+func (p *plane2) tri(i, j, k int) float64 {
+	return (p.x[j]-p.x[i])*(p.y[k]-p.y[i]) - (p.x[k]-p.x[i])*(p.y[j]-p.y[i])
+}
+
+// quad returns twice the absolute shoelace area of the polygon (i, j, k, l).
+func (p *plane2) quad(i, j, k, l int) float64 {
+	s := p.x[i]*p.y[j] - p.x[j]*p.y[i] + p.x[j]*p.y[k] - p.x[k]*p.y[j] + p.x[k]*p.y[l] - p.x[l]*p.y[k] + p.x[l]*p.y[i] - p.x[i]*p.y[l]
+	return math.Abs(s)
+}
+
+// hullArea4 returns twice the area of the convex hull of four projected points: the largest of
+// the three quadrilateral orderings and the four triangles.
+func (p *plane2) hullArea4(a, b, c, d int) float64 {
+	m := fmax(p.quad(a, b, c, d), fmax(p.quad(a, b, d, c), p.quad(a, c, b, d)))
+	m = fmax(m, fmax(math.Abs(p.tri(a, b, c)), math.Abs(p.tri(a, b, d))))
+	return fmax(m, fmax(math.Abs(p.tri(a, c, d)), math.Abs(p.tri(b, c, d))))
+}
+
+// bestQuad tries every 4-subset (at most 70) and returns the indices, increasing.
+func (cs *candidates) bestQuad(n mgl64.Vec3) [MaxManifoldPoints]int {
+	var p plane2
+	cs.project2(n, &p)
+	best := [MaxManifoldPoints]int{0, 1, 2, 3}
+	bestArea, bestDepth := -1.0, 0.0
+	scale := 0.0
+	for i := 0; i < cs.n; i++ {
+		scale = fmax(scale, fmax(math.Abs(p.x[i]-p.x[0]), math.Abs(p.y[i]-p.y[0])))
+	}
+	tol := 1e-9 * scale * scale
+	for a := 0; a < cs.n; a++ {
+		for b := a + 1; b < cs.n; b++ {
+			for c := b + 1; c < cs.n; c++ {
+				for d := c + 1; d < cs.n; d++ {
+					area := p.hullArea4(a, b, c, d)
+					depth := -(cs.c[a].Gap + cs.c[b].Gap + cs.c[c].Gap + cs.c[d].Gap)
+					if area > bestArea+tol || (area > bestArea-tol && depth > bestDepth+1e-9*scale) {
+						best, bestArea, bestDepth = [MaxManifoldPoints]int{a, b, c, d}, area, depth
+					}
+				}
+			}
+		}
+	}
+	return best
+}
+
+// greedyQuad picks the deepest point, the point farthest from it, the point making the largest
+// triangle with them, and the point adding the most area to that triangle; indices increasing.
+// Near ties (within a relative 1e-9) go to the earlier candidate, so rounding noise does not
+// change the choice.
+func (cs *candidates) greedyQuad(n mgl64.Vec3) [MaxManifoldPoints]int {
+	var p plane2
+	cs.project2(n, &p)
+	xs, ys := &p.x, &p.y
+	scale := 0.0
+	for i := 0; i < cs.n; i++ {
+		scale = fmax(scale, fmax(math.Abs(xs[i]-xs[0]), math.Abs(ys[i]-ys[0])))
+	}
+	lenTol, areaTol := 1e-9*scale, 1e-9*scale*scale
+	p0 := 0
+	for i := 1; i < cs.n; i++ {
+		if cs.c[i].Gap < cs.c[p0].Gap-lenTol {
+			p0 = i
+		}
+	}
+	p1, best := -1, -1.0
+	for i := 0; i < cs.n; i++ {
+		d := (xs[i]-xs[p0])*(xs[i]-xs[p0]) + (ys[i]-ys[p0])*(ys[i]-ys[p0])
+		if i != p0 && d > best+areaTol {
+			p1, best = i, d
+		}
+	}
+	p2, best := -1, -1.0
+	for i := 0; i < cs.n; i++ {
+		if a := math.Abs(p.tri(p0, p1, i)); i != p0 && i != p1 && a > best+areaTol {
+			p2, best = i, a
+		}
+	}
+	if p.tri(p0, p1, p2) < 0 {
+		p1, p2 = p2, p1
+	}
+	p3, best := -1, math.Inf(-1)
+	for i := 0; i < cs.n; i++ {
+		if i == p0 || i == p1 || i == p2 {
+			continue
+		}
+		a := fmax(-p.tri(p0, p1, i), fmax(-p.tri(p1, p2, i), -p.tri(p2, p0, i)))
+		if a > best+areaTol {
+			p3, best = i, a
+		}
+	}
+	q := [MaxManifoldPoints]int{p0, p1, p2, p3}
+	for i := 1; i < len(q); i++ {
+		for j := i; j > 0 && q[j] < q[j-1]; j-- {
+			q[j], q[j-1] = q[j-1], q[j]
+		}
+	}
+	return q
+}
+
+// contactBetween returns the contact between the world points pa on A and pb on B along the
+// unit normal n (A → B): gap (pb − pa)·n, point midway.
+func contactBetween(pa, pb, n mgl64.Vec3, id FeatureID) Contact {
+	return Contact{
+		Point:   lerp(pa, pb, 0.5),
+		Normal:  n,
+		Gap:     pb.Sub(pa).Dot(n),
+		Feature: id,
+	}
+}
+
+// contactAt returns the contact whose point on A is pa, with normal n and the given gap.
+func contactAt(pa, n mgl64.Vec3, gap float64, id FeatureID) Contact {
+	return Contact{Point: madd(pa, n, 0.5*gap), Normal: n, Gap: gap, Feature: id}
+}
+
+// fmax returns the larger of a and b (no NaN or signed-zero handling: inputs are finite).
+func fmax(a, b float64) float64 {
+	if a > b {
+		return a
+	}
+	return b
+}
