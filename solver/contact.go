@@ -1,0 +1,190 @@
+package solver
+
+import "math"
+
+// Contact projection P_C (paper eq. 25, DESIGN.md): given the friction impulse f, find α ≥ 0 with
+//
+//	w = (NᵀM⁻¹N)α + Nᵀ(q̇ᴾ + M⁻¹f) + b ≥ 0,  α ≥ 0,  wᵀα = 0,
+//
+// the KKT conditions of min_{α≥0} ½‖q̇ᴾ + M⁻¹(Nα + f)‖²_M + bᵀα. The production sub-solver is
+// PGS-SM (course notes §3.2.6): projected Gauss–Seidel sweeps predict the active set, conjugate
+// gradients solve the active rows w_F = 0 exactly (the Delassus block may be singular — redundant
+// contacts — but the system is consistent, and CG converges on it without regularisation),
+// negative impulses are clipped and the reduced set re-solved, and the loop repeats until the
+// LCP's natural residual max_k |min(A_kk α_k, w_k)| is within tolerance.
+
+const (
+	contactRounds   = 40 // PGS-SM rounds before falling back
+	contactReSolves = 8  // clip-and-resolve passes per round
+	contactCGBudget = 20 // CG iterations per contact (plus 2,000) before giving up or falling back
+)
+
+// projectContact solves P_C for the friction impulse f, warm-started from s.alpha, which it
+// overwrites. On return s.v = q̇ᴾ + M⁻¹(Nα + f) and the result reports exactness.
+func (s *Solver) projectContact(f []float64) bool {
+	if s.opts.ContactSolver == ContactPivot {
+		ok := s.pivotContact(f)
+		s.op.velocity(s.alpha, f, s.v)
+		return ok
+	}
+	op := &s.op
+	m := op.m
+	alpha, v := s.alpha, s.v
+	tol := s.opts.ContactTol * s.scale
+	for k := 0; k < m; k++ {
+		if !(alpha[k] > 0) {
+			alpha[k] = 0
+		}
+	}
+	cgStart := s.st.ContactCG
+	for round := 0; round < contactRounds && s.st.ContactCG-cgStart < contactCGBudget*m+2000; round++ {
+		op.velocity(alpha, f, v)
+		if s.contactError(v) <= tol {
+			return true
+		}
+		sweeps := 2
+		if round == 0 {
+			sweeps = 3
+			if s.warmContact {
+				// A warm α predicts the active set well: polish it before sweeping.
+				sweeps = 0
+			}
+		}
+		for it := 0; it < sweeps; it++ {
+			s.contactSweep(v)
+		}
+		s.st.ContactSweeps += sweeps
+		if s.contactError(v) <= tol {
+			return true
+		}
+		for pass := 0; pass < contactReSolves; pass++ {
+			if !s.subspaceCG(v, tol) {
+				break
+			}
+			// Clip negative impulses and re-solve on the reduced set.
+			clipped := false
+			for k := 0; k < m; k++ {
+				if alpha[k] < 0 {
+					op.addW(k, 0, -alpha[k], v)
+					alpha[k] = 0
+					clipped = true
+				}
+			}
+			if !clipped {
+				break
+			}
+		}
+	}
+	op.velocity(alpha, f, v)
+	if s.contactError(v) <= tol {
+		return true
+	}
+	if m <= s.opts.PivotLimit {
+		s.st.Fallbacks++
+		ok := s.pivotContact(f)
+		op.velocity(alpha, f, v)
+		return ok
+	}
+	return false
+}
+
+// contactError returns max_k |min(A_kk α_k, w_k)| at velocity v.
+func (s *Solver) contactError(v []float64) float64 {
+	op := &s.op
+	worst := 0.0
+	for k := 0; k < op.m; k++ {
+		w := op.rowDot(k, 0, v) + op.bEff[k]
+		e := math.Abs(math.Min(s.alpha[k]*op.g[6*k], w))
+		if !(e <= worst) {
+			worst = e
+		}
+	}
+	return worst
+}
+
+// contactSweep is one projected Gauss–Seidel sweep over the normal rows, keeping v consistent.
+func (s *Solver) contactSweep(v []float64) {
+	op := &s.op
+	alpha := s.alpha
+	for k := 0; k < op.m; k++ {
+		d := op.g[6*k]
+		if !(d > 0) {
+			continue
+		}
+		w := op.rowDot(k, 0, v) + op.bEff[k]
+		a := alpha[k] - w/d
+		if a < 0 {
+			a = 0
+		}
+		if da := a - alpha[k]; da != 0 {
+			op.addW(k, 0, da, v)
+			alpha[k] = a
+		}
+	}
+}
+
+// subspaceCG solves w_F = 0 on the active set F = {k : α_k > 0} by Jacobi-preconditioned CG,
+// moving α_F (possibly negative) and v. It reports whether any contact was active.
+func (s *Solver) subspaceCG(v []float64, tol float64) bool {
+	op := &s.op
+	alpha := s.alpha
+	act := s.active[:0]
+	for k := 0; k < op.m; k++ {
+		if alpha[k] > 0 && op.g[6*k] > 0 {
+			act = append(act, k)
+		}
+	}
+	if len(act) == 0 {
+		return false
+	}
+	r, z, p, q, u := s.r, s.z, s.p, s.q, s.u
+	rz := 0.0
+	rmax := 0.0
+	for _, k := range act {
+		rk := -(op.rowDot(k, 0, v) + op.bEff[k])
+		r[k] = rk
+		z[k] = rk / op.g[6*k]
+		p[k] = z[k]
+		rz += rk * z[k]
+		rmax = math.Max(rmax, math.Abs(rk))
+	}
+	maxIt := 4*len(act) + 50
+	target := 0.1 * tol
+	for it := 0; it < maxIt && rmax > target; it++ {
+		clear(u)
+		for _, k := range act {
+			op.addW(k, 0, p[k], u)
+		}
+		pq := 0.0
+		for _, k := range act {
+			q[k] = op.rowDot(k, 0, u)
+			pq += p[k] * q[k]
+		}
+		s.st.ContactCG++
+		if !(pq > 0) {
+			break
+		}
+		a := rz / pq
+		for _, k := range act {
+			alpha[k] += a * p[k]
+			r[k] -= a * q[k]
+		}
+		axpy(a, u, v)
+		rzNew := 0.0
+		rmax = 0
+		for _, k := range act {
+			z[k] = r[k] / op.g[6*k]
+			rzNew += r[k] * z[k]
+			rmax = math.Max(rmax, math.Abs(r[k]))
+		}
+		if !(rz > 0) {
+			break
+		}
+		beta := rzNew / rz
+		rz = rzNew
+		for _, k := range act {
+			p[k] = z[k] + beta*p[k]
+		}
+	}
+	return true
+}

@@ -1,0 +1,235 @@
+package solver
+
+// operator is the compiled, matrix-free form of a Problem used by every solver: for each contact
+// side the Jacobian rows J (n, t₁, t₂ restricted to the body block) and W = M⁻¹Jᵀ, and each
+// contact's 3×3 Delassus diagonal block G_k = Σ_sides J M⁻¹ Jᵀ. A velocity v = q̇ᴾ + M⁻¹Σ_k J_kᵀλ_k
+// is maintained by adding W columns, so applying the Delassus operator costs O(contacts × block
+// size) and contacts interact only through shared bodies.
+type operator struct {
+	m, ndof int
+	sides   []sideRef // 2 per contact: A then B
+	rows    []float64 // the Problem's rows (shared, not copied)
+	w       []float64 // M⁻¹Jᵀ rows, same layout as rows
+	g       []float64 // 6 per contact: nn, n1, n2, 11, 12, 22
+	bEff    []float64 // b_k + e_k n_kᵀq̇ᵗ (paper footnote 4)
+	mu      []float64
+	qdotP   []float64
+}
+
+type sideRef struct {
+	off, size, row int // velocity offset, block size, start of the 3×size rows; off < 0: none
+}
+
+// compile builds the operator for p, reusing capacity. p must have been validated.
+func (o *operator) compile(p *Problem) {
+	m := len(p.contacts)
+	o.m, o.ndof = m, p.ndof
+	o.sides = growRefs(o.sides, 2*m)
+	o.rows = p.rows
+	o.w = growF(o.w, len(p.rows))
+	o.g = growF(o.g, 6*m)
+	o.bEff = growF(o.bEff, m)
+	o.mu = growF(o.mu, m)
+	o.qdotP = p.QdotP
+	for k := range p.contacts {
+		c := &p.contacts[k]
+		o.mu[k] = c.Mu
+		var g [6]float64
+		bEff := c.B
+		for s := 0; s < 2; s++ {
+			body, row := c.BodyA, c.rowsA
+			if s == 1 {
+				body, row = c.BodyB, c.rowsB
+			}
+			if body < 0 {
+				o.sides[2*k+s] = sideRef{off: -1}
+				continue
+			}
+			bl := p.blocks[body]
+			n := bl.Size
+			o.sides[2*k+s] = sideRef{off: bl.Offset, size: n, row: row}
+			minv := p.minv[bl.minv : bl.minv+n*n]
+			for r := 0; r < RowsPerSide; r++ {
+				j := p.rows[row+r*n : row+(r+1)*n]
+				w := o.w[row+r*n : row+(r+1)*n]
+				for i := 0; i < n; i++ {
+					mi := minv[i*n : (i+1)*n]
+					acc := 0.0
+					for c := 0; c < n; c++ {
+						acc += mi[c] * j[c]
+					}
+					w[i] = acc
+				}
+			}
+			jn := p.rows[row : row+n]
+			j1 := p.rows[row+n : row+2*n]
+			j2 := p.rows[row+2*n : row+3*n]
+			wn := o.w[row : row+n]
+			w1 := o.w[row+n : row+2*n]
+			w2 := o.w[row+2*n : row+3*n]
+			g[0] += dot(jn, wn)
+			g[1] += dot(jn, w1)
+			g[2] += dot(jn, w2)
+			g[3] += dot(j1, w1)
+			g[4] += dot(j1, w2)
+			g[5] += dot(j2, w2)
+			if c.E > 0 {
+				bEff += c.E * dot(jn, p.QdotT[bl.Offset:bl.Offset+n])
+			}
+		}
+		copy(o.g[6*k:6*k+6], g[:])
+		o.bEff[k] = bEff
+	}
+}
+
+// rowDot returns row r (0 normal, 1 and 2 tangents) of contact k applied to v.
+func (o *operator) rowDot(k, r int, v []float64) float64 {
+	s := 0.0
+	for i := 2 * k; i < 2*k+2; i++ {
+		sd := o.sides[i]
+		if sd.off < 0 {
+			continue
+		}
+		n := sd.size
+		s += dot(o.rows[sd.row+r*n:sd.row+(r+1)*n], v[sd.off:sd.off+n])
+	}
+	return s
+}
+
+// tangentDot returns contact k's two tangent rows applied to v.
+func (o *operator) tangentDot(k int, v []float64) (float64, float64) {
+	s1, s2 := 0.0, 0.0
+	for i := 2 * k; i < 2*k+2; i++ {
+		sd := o.sides[i]
+		if sd.off < 0 {
+			continue
+		}
+		n := sd.size
+		x := v[sd.off : sd.off+n]
+		r := o.rows[sd.row+n : sd.row+3*n]
+		for j, xj := range x {
+			s1 += r[j] * xj
+			s2 += r[n+j] * xj
+		}
+	}
+	return s1, s2
+}
+
+// addW adds a·M⁻¹(row r of contact k)ᵀ to v.
+func (o *operator) addW(k, r int, a float64, v []float64) {
+	if a == 0 {
+		return
+	}
+	for i := 2 * k; i < 2*k+2; i++ {
+		sd := o.sides[i]
+		if sd.off < 0 {
+			continue
+		}
+		n := sd.size
+		axpy(a, o.w[sd.row+r*n:sd.row+(r+1)*n], v[sd.off:sd.off+n])
+	}
+}
+
+// addWT adds M⁻¹(a₁ t₁ + a₂ t₂) of contact k to v.
+func (o *operator) addWT(k int, a1, a2 float64, v []float64) {
+	if a1 == 0 && a2 == 0 {
+		return
+	}
+	for i := 2 * k; i < 2*k+2; i++ {
+		sd := o.sides[i]
+		if sd.off < 0 {
+			continue
+		}
+		n := sd.size
+		x := v[sd.off : sd.off+n]
+		w := o.w[sd.row+n : sd.row+3*n]
+		for j := range x {
+			x[j] += a1*w[j] + a2*w[n+j]
+		}
+	}
+}
+
+// addJT adds the impulse (a₁ t₁ + a₂ t₂) of contact k (not multiplied by M⁻¹) to x.
+func (o *operator) addJT(k int, a1, a2 float64, x []float64) {
+	if a1 == 0 && a2 == 0 {
+		return
+	}
+	for i := 2 * k; i < 2*k+2; i++ {
+		sd := o.sides[i]
+		if sd.off < 0 {
+			continue
+		}
+		n := sd.size
+		y := x[sd.off : sd.off+n]
+		r := o.rows[sd.row+n : sd.row+3*n]
+		for j := range y {
+			y[j] += a1*r[j] + a2*r[n+j]
+		}
+	}
+}
+
+// velocity sets v = q̇ᴾ + M⁻¹(Nα + Σ_k t-rows f_k); alpha or f may be nil for zero.
+func (o *operator) velocity(alpha, f, v []float64) {
+	copy(v, o.qdotP)
+	for k := 0; k < o.m; k++ {
+		a, f1, f2 := 0.0, 0.0, 0.0
+		if alpha != nil {
+			a = alpha[k]
+		}
+		if f != nil {
+			f1, f2 = f[2*k], f[2*k+1]
+		}
+		if a == 0 && f1 == 0 && f2 == 0 {
+			continue
+		}
+		for i := 2 * k; i < 2*k+2; i++ {
+			sd := o.sides[i]
+			if sd.off < 0 {
+				continue
+			}
+			n := sd.size
+			x := v[sd.off : sd.off+n]
+			w := o.w[sd.row : sd.row+3*n]
+			for j := range x {
+				x[j] += a*w[j] + f1*w[n+j] + f2*w[2*n+j]
+			}
+		}
+	}
+}
+
+func dot(a, b []float64) float64 {
+	s := 0.0
+	b = b[:len(a)]
+	for i, x := range a {
+		s += x * b[i]
+	}
+	return s
+}
+
+func axpy(a float64, x, y []float64) {
+	y = y[:len(x)]
+	for i, xi := range x {
+		y[i] += a * xi
+	}
+}
+
+func growF(s []float64, n int) []float64 {
+	if cap(s) < n {
+		return make([]float64, n)
+	}
+	return s[:n]
+}
+
+func growI(s []int, n int) []int {
+	if cap(s) < n {
+		return make([]int, n)
+	}
+	return s[:n]
+}
+
+func growRefs(s []sideRef, n int) []sideRef {
+	if cap(s) < n {
+		return make([]sideRef, n)
+	}
+	return s[:n]
+}

@@ -1,0 +1,284 @@
+package solver
+
+import (
+	"math"
+)
+
+// RowsPerSide is the number of Jacobian rows a contact stores for each body it touches: the
+// generalized normal row and two generalized tangent rows, n = Γᵀn̂, t₁ = Γᵀt̂₁, t₂ = Γᵀt̂₂, with
+// (n̂, t̂₁, t̂₂) an orthonormal frame at the contact. The pyramid's d tangent samples (paper eq. 7,
+// T_k) are the unit vectors cos θ_j t̂₁ + sin θ_j t̂₂, θ_j = 2πj/d, so D_k (eq. 16) is a fixed
+// linear combination of the two tangent rows and never needs to be stored.
+const RowsPerSide = 3
+
+// Block is one body's slice of the generalized velocity: Size degrees of freedom starting at
+// Offset (6 for a rigid body, 6+r for a reduced deformable body; any size ≥ 1 is accepted).
+type Block struct {
+	Offset int
+	Size   int
+	minv   int // start of the row-major Size×Size inverse-mass block in Problem.minv
+}
+
+// Contact is one contact point between body A and body B, with the normal n̂ pointing from A to B
+// (DESIGN.md, "The formulation"). BodyA or BodyB is -1 when that side is static or kinematic: it
+// then has no Jacobian block, and its known velocity must be folded into B by the caller:
+// B += n̂ᵀ(velocity of the kinematic point on B's side) − n̂ᵀ(velocity of the kinematic point on
+// A's side), i.e. the term n̂ᵀΓ q̇ would contribute from that body.
+type Contact struct {
+	BodyA, BodyB int
+
+	// B is the constant term b_k of the contact constraint n_kᵀq̇ + b_k ≥ 0 (0 in the paper;
+	// −max(φ,0)/h for speculative contacts; plus the kinematic side's normal velocity).
+	B float64
+	// Mu is the friction coefficient μ_k ≥ 0.
+	Mu float64
+	// E is the restitution coefficient e_k ∈ [0,1] (paper footnote 4): the constraint becomes
+	// n_kᵀ(q̇ᵗ⁺¹ + e_k q̇ᵗ) + b_k ≥ 0, using Problem.QdotT.
+	E float64
+
+	// WarmNormal is an optional warm start for α_k (0 for none).
+	WarmNormal float64
+	// WarmFriction is the warm start for the friction impulse in the (t̂₁, t̂₂) basis, typically
+	// last step's answer matched by feature id (paper Algorithm 1 line 2, f⁰).
+	WarmFriction [2]float64
+
+	rowsA, rowsB int // start of the 3×Size row blocks in Problem.rows, -1 if none
+}
+
+// Problem is one island's frictional contact problem: the block-diagonal inverse mass M⁻¹, the
+// contacts with their Jacobian blocks, and the predictor velocity q̇ᴾ (plus q̇ᵗ for restitution).
+// It is built with Reset, AddBlock and AddContact, which reuse all capacity, so refilling a
+// Problem every step does not allocate once its buffers have grown.
+//
+// The Delassus operator NᵀM⁻¹N is never formed: it is applied through the contacts' body blocks,
+// so two contacts interact only when they share a body.
+type Problem struct {
+	// QdotP is the predictor velocity q̇ᴾ (paper eq. 12), one entry per DoF, grown by AddBlock.
+	QdotP []float64
+	// QdotT is the velocity at the start of the step q̇ᵗ, used only for restitution (E > 0).
+	QdotT []float64
+
+	blocks   []Block
+	contacts []Contact
+	minv     []float64
+	rows     []float64
+	ndof     int
+}
+
+// Reset empties the problem, keeping every buffer's capacity.
+func (p *Problem) Reset() {
+	p.blocks = p.blocks[:0]
+	p.contacts = p.contacts[:0]
+	p.minv = p.minv[:0]
+	p.rows = p.rows[:0]
+	p.QdotP = p.QdotP[:0]
+	p.QdotT = p.QdotT[:0]
+	p.ndof = 0
+}
+
+// AddBlock appends a body block of size DoFs and returns its index. Its inverse-mass block is
+// zero until set with SetMass or SetInvMass; its entries of QdotP and QdotT are zeroed.
+func (p *Problem) AddBlock(size int) int {
+	b := Block{Offset: p.ndof, Size: size, minv: len(p.minv)}
+	if size < 0 {
+		size = 0
+		b.Size = 0
+	}
+	p.blocks = append(p.blocks, b)
+	p.minv = appendZeros(p.minv, size*size)
+	p.QdotP = appendZeros(p.QdotP, size)
+	p.QdotT = appendZeros(p.QdotT, size)
+	p.ndof += size
+	return len(p.blocks) - 1
+}
+
+// InvMass returns block b's row-major Size×Size inverse-mass block, to be filled in place. The
+// block must be symmetric positive definite; Solve verifies this.
+func (p *Problem) InvMass(b int) []float64 {
+	bl := p.blocks[b]
+	return p.minv[bl.minv : bl.minv+bl.Size*bl.Size]
+}
+
+// SetInvMass copies minv (row-major Size×Size) into block b's inverse-mass block.
+func (p *Problem) SetInvMass(b int, minv []float64) error {
+	dst := p.InvMass(b)
+	if len(minv) != len(dst) {
+		return &InputError{Item: "block", Index: b, Field: "InvMass", Reason: "has the wrong number of entries"}
+	}
+	copy(dst, minv)
+	return nil
+}
+
+// SetMass inverts the SPD mass block m (row-major Size×Size) into block b's inverse-mass block.
+// It fails, naming the block, if m is not finite, symmetric and positive definite.
+func (p *Problem) SetMass(b int, m []float64) error {
+	bl := p.blocks[b]
+	n := bl.Size
+	if len(m) != n*n {
+		return &InputError{Item: "block", Index: b, Field: "Mass", Reason: "has the wrong number of entries"}
+	}
+	dst := p.InvMass(b)
+	if err := checkSymmetricFinite(m, n); err != "" {
+		return &InputError{Item: "block", Index: b, Field: "Mass", Reason: err}
+	}
+	if !invertSPD(m, dst, n) {
+		return &InputError{Item: "block", Index: b, Field: "Mass", Reason: "is not positive definite"}
+	}
+	return nil
+}
+
+// AddContact appends a contact between blocks bodyA and bodyB (either may be -1 for a static or
+// kinematic side, not both) and returns its index. Its Jacobian rows are zero until filled through
+// RowsA and RowsB. Out-of-range bodies are reported by Solve.
+func (p *Problem) AddContact(bodyA, bodyB int, b, mu, e float64) int {
+	c := Contact{BodyA: bodyA, BodyB: bodyB, B: b, Mu: mu, E: e, rowsA: -1, rowsB: -1}
+	if bodyA >= 0 && bodyA < len(p.blocks) {
+		c.rowsA = len(p.rows)
+		p.rows = appendZeros(p.rows, RowsPerSide*p.blocks[bodyA].Size)
+	}
+	if bodyB >= 0 && bodyB < len(p.blocks) {
+		c.rowsB = len(p.rows)
+		p.rows = appendZeros(p.rows, RowsPerSide*p.blocks[bodyB].Size)
+	}
+	p.contacts = append(p.contacts, c)
+	return len(p.contacts) - 1
+}
+
+// RowsA returns contact k's Jacobian rows for body A, row-major 3×Size(A): the restriction to A's
+// block of n_k = Γ_kᵀn̂, Γ_kᵀt̂₁, Γ_kᵀt̂₂ with Γ_k = ∇x_B − ∇x_A (so it carries the minus sign of
+// −∇x_A). It returns nil if A is static. The slice is valid until the next AddContact.
+func (p *Problem) RowsA(k int) []float64 {
+	c := &p.contacts[k]
+	if c.rowsA < 0 {
+		return nil
+	}
+	return p.rows[c.rowsA : c.rowsA+RowsPerSide*p.blocks[c.BodyA].Size]
+}
+
+// RowsB returns contact k's Jacobian rows for body B (the +∇x_B part of Γ_k), like RowsA.
+func (p *Problem) RowsB(k int) []float64 {
+	c := &p.contacts[k]
+	if c.rowsB < 0 {
+		return nil
+	}
+	return p.rows[c.rowsB : c.rowsB+RowsPerSide*p.blocks[c.BodyB].Size]
+}
+
+// Contact returns a pointer to contact k, to set its warm start or coefficients in place.
+func (p *Problem) Contact(k int) *Contact { return &p.contacts[k] }
+
+// NumContacts is the number of contacts.
+func (p *Problem) NumContacts() int { return len(p.contacts) }
+
+// NumBlocks is the number of body blocks.
+func (p *Problem) NumBlocks() int { return len(p.blocks) }
+
+// NumDoF is the total number of degrees of freedom.
+func (p *Problem) NumDoF() int { return p.ndof }
+
+// BlockAt returns block b.
+func (p *Problem) BlockAt(b int) Block { return p.blocks[b] }
+
+// Validate checks the problem, returning an *InputError naming the first bad block or contact
+// and field: non-finite entries, out-of-range or missing bodies, μ < 0, e ∉ [0,1], an inverse-mass
+// block that is not symmetric positive definite. It does not allocate on success.
+func (p *Problem) Validate() error {
+	if len(p.QdotP) != p.ndof || len(p.QdotT) != p.ndof {
+		return &InputError{Item: "problem", Index: -1, Field: "QdotP", Reason: "length does not match the blocks"}
+	}
+	var scratch [64]float64
+	for b, bl := range p.blocks {
+		n := bl.Size
+		if n == 0 {
+			return &InputError{Item: "block", Index: b, Field: "Size", Reason: "is not positive"}
+		}
+		m := p.minv[bl.minv : bl.minv+n*n]
+		if err := checkSymmetricFinite(m, n); err != "" {
+			return &InputError{Item: "block", Index: b, Field: "InvMass", Reason: err}
+		}
+		if n*n <= len(scratch) {
+			if !choleskyOK(m, scratch[:n*n], n) {
+				return &InputError{Item: "block", Index: b, Field: "InvMass", Reason: "is not positive definite"}
+			}
+		} else if !choleskyOK(m, nil, n) {
+			return &InputError{Item: "block", Index: b, Field: "InvMass", Reason: "is not positive definite"}
+		}
+		for i := bl.Offset; i < bl.Offset+n; i++ {
+			if !isFinite(p.QdotP[i]) {
+				return &InputError{Item: "block", Index: b, Field: "QdotP", Reason: "has a non-finite entry"}
+			}
+			if !isFinite(p.QdotT[i]) {
+				return &InputError{Item: "block", Index: b, Field: "QdotT", Reason: "has a non-finite entry"}
+			}
+		}
+	}
+	for k := range p.contacts {
+		c := &p.contacts[k]
+		switch {
+		case c.BodyA < -1 || c.BodyA >= len(p.blocks):
+			return &InputError{Item: "contact", Index: k, Field: "BodyA", Reason: "is out of range"}
+		case c.BodyB < -1 || c.BodyB >= len(p.blocks):
+			return &InputError{Item: "contact", Index: k, Field: "BodyB", Reason: "is out of range"}
+		case c.BodyA < 0 && c.BodyB < 0:
+			return &InputError{Item: "contact", Index: k, Field: "BodyA", Reason: "and BodyB are both static"}
+		case c.BodyA == c.BodyB:
+			return &InputError{Item: "contact", Index: k, Field: "BodyB", Reason: "equals BodyA"}
+		case !isFinite(c.B):
+			return &InputError{Item: "contact", Index: k, Field: "B", Reason: "is not finite"}
+		case !isFinite(c.Mu) || c.Mu < 0:
+			return &InputError{Item: "contact", Index: k, Field: "Mu", Reason: "must be finite and ≥ 0"}
+		case !(c.E >= 0 && c.E <= 1):
+			return &InputError{Item: "contact", Index: k, Field: "E", Reason: "must lie in [0,1]"}
+		case !isFinite(c.WarmNormal) || !isFinite(c.WarmFriction[0]) || !isFinite(c.WarmFriction[1]):
+			return &InputError{Item: "contact", Index: k, Field: "WarmFriction", Reason: "is not finite"}
+		}
+		if (c.BodyA >= 0) != (c.rowsA >= 0) || (c.BodyB >= 0) != (c.rowsB >= 0) {
+			return &InputError{Item: "contact", Index: k, Field: "BodyA", Reason: "was changed after AddContact"}
+		}
+		if r := p.RowsA(k); r != nil && !allFinite(r) {
+			return &InputError{Item: "contact", Index: k, Field: "RowsA", Reason: "has a non-finite entry"}
+		}
+		if r := p.RowsB(k); r != nil && !allFinite(r) {
+			return &InputError{Item: "contact", Index: k, Field: "RowsB", Reason: "has a non-finite entry"}
+		}
+	}
+	return nil
+}
+
+func appendZeros(s []float64, n int) []float64 {
+	l := len(s)
+	if cap(s)-l >= n {
+		s = s[:l+n]
+		clear(s[l:])
+		return s
+	}
+	return append(s, make([]float64, n)...)
+}
+
+func isFinite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
+
+func allFinite(s []float64) bool {
+	for _, x := range s {
+		if !isFinite(x) {
+			return false
+		}
+	}
+	return true
+}
+
+// checkSymmetricFinite returns "" if the n×n row-major a is finite and symmetric to rounding.
+func checkSymmetricFinite(a []float64, n int) string {
+	for r := 0; r < n; r++ {
+		for c := 0; c < n; c++ {
+			x := a[r*n+c]
+			if !isFinite(x) {
+				return "has a non-finite entry"
+			}
+			y := a[c*n+r]
+			if math.Abs(x-y) > 1e-9*(math.Abs(x)+math.Abs(y)) {
+				return "is not symmetric"
+			}
+		}
+	}
+	return ""
+}

@@ -1,0 +1,141 @@
+package solver
+
+import (
+	"math"
+	"time"
+)
+
+// solveSP runs Staggered Projections (paper Algorithm 1) from the warm start f⁰ in s.f:
+// alternate the contact projection (line 5) and the friction projection (line 6), measure rel_err
+// (eq. 28) and the residual (eq. 29), cache the best iterate (lines 9–12), stop at ε, MaxIters or
+// the time budget, and finish with a contact projection using the kept friction impulse (line 16),
+// so that the returned velocity is contact-exact whether or not friction converged (§7). The
+// fixed-point map is optionally Anderson-accelerated (anderson.go).
+//
+// Two deliberate readings of Algorithm 1: MaxIters counts subsequences actually run (line 4's
+// "i < max_iters" would run max_iters−1), and an iterate that meets ε is kept even if an earlier
+// one had a smaller eq. 29 residual (it is the one the stopping test certified).
+// zeroProbe is the first-iteration rel_err above which the warm start is complemented by a
+// probe of the map at f = 0.
+const zeroProbe = 1e-2
+
+func (s *Solver) solveSP(p *Problem, start time.Time) {
+	op := &s.op
+	m := op.m
+	if m == 0 {
+		s.st.Converged = true
+		return
+	}
+	var deadline time.Time
+	if s.opts.TimeBudget > 0 {
+		deadline = start.Add(s.opts.TimeBudget)
+	}
+	x, g := s.x, s.f
+	copy(x, s.f) // f⁰
+	copy(s.fBest, x)
+	copy(s.alphaBest, s.alpha)
+	s.aa.reset(s.opts.Anderson, 2*m, op.ndof)
+	minRes := math.Inf(1)
+	ftol := s.opts.FrictionTol * s.scale
+	relErr := math.Inf(1)
+	var lastIter, lastContact time.Duration
+	for i := 1; i <= s.opts.MaxIters; i++ {
+		itStart := time.Now()
+		// Line 5: Nα^i ← P_C(−Mq̇ᴾ − f^{i−1}).
+		s.warmContact = i > 1
+		contactOK := s.projectContact(x)
+		lastContact = time.Since(itStart)
+		// Line 6: f^i ← P_F(α^i)(−Mq̇ᴾ − Nα^i), warm-started from f^{i−1}.
+		copy(g, x)
+		var fdl time.Time
+		if !deadline.IsZero() {
+			fdl = deadline.Add(-2 * lastContact)
+		}
+		s.st.FrictionSweeps += s.projectFriction(g, ftol, s.opts.FrictionMaxSweeps, fdl)
+		s.st.Iterations = i
+		// Line 8: residual, eq. 29, at α^i and f^i (s.v = q̇ᴾ + M⁻¹(Nα^i + Df^i)).
+		res := 0.0
+		for k := 0; k < m; k++ {
+			if a := s.alpha[k]; a != 0 {
+				res += math.Abs(a * (op.rowDot(k, 0, s.v) + op.bEff[k]))
+			}
+		}
+		// Line 7: rel_err, eq. 28, in the kinetic metric M⁻¹ on generalized impulses.
+		rr, xx, rmax := s.residualNorms(x, g)
+		switch {
+		case rmax <= ftol:
+			// The friction update moves no velocity by more than the friction projection's own
+			// tolerance: a fixed point to working accuracy (this also makes f = 0 ⇒ f = 0 exact,
+			// where eq. 28 is 0/0).
+			relErr = 0
+		case xx > 0:
+			relErr = rr / xx
+		case rr == 0:
+			relErr = 0
+		default:
+			relErr = math.Inf(1)
+		}
+		if !isFinite(res) || !isFinite(rr) {
+			break // numeric failure: keep the best iterate
+		}
+		converged := relErr <= s.opts.Epsilon
+		if res < minRes || converged {
+			minRes = res
+			copy(s.fBest, g)
+			copy(s.alphaBest, s.alpha)
+			s.st.BestIter = i
+			s.bestExact = contactOK && bitsEqual(g, x)
+			s.st.Residual = res
+		}
+		if converged {
+			s.st.Converged = true
+			break
+		}
+		if i == s.opts.MaxIters {
+			break
+		}
+		if s.aa.next(x, g, rr) {
+			s.st.AndersonResets++
+		}
+		if i == 1 && s.opts.Joint && s.jointStick(g, x) {
+			// A feasible joint sticking candidate replaces the next iterate; the mixing history
+			// no longer describes the sequence.
+			s.st.JointAccepted = true
+			s.aa.reset(s.opts.Anderson, 2*m, op.ndof)
+		} else if i == 1 && relErr > zeroProbe && xx > 0 && s.opts.Anderson > 0 {
+			// The warm start looks poor (typically: last step's friction opposed motion that has
+			// since stopped). Evaluate the map at f = 0 next, so that the accelerated sequence can
+			// mix the warm and the cold start.
+			clear(x)
+		}
+		lastIter = time.Since(itStart)
+		if !deadline.IsZero() && time.Now().Add(lastIter+lastContact).After(deadline) {
+			s.st.BudgetHit = true
+			break
+		}
+	}
+	s.st.RelErr = relErr
+	// Lines 15–17: f^{t+1} ← f*, α^{t+1} ← P_C(−Mq̇ᴾ − f^{t+1}), warm from the kept α.
+	if s.st.BestIter > 0 && s.bestExact {
+		// The kept friction impulse is bit-identical to the one its α was projected with: that α
+		// is already the exact P_C of it.
+		copy(s.f, s.fBest)
+		copy(s.alpha, s.alphaBest)
+		return
+	}
+	copy(s.f, s.fBest)
+	copy(s.alpha, s.alphaBest)
+	s.warmContact = true
+	s.projectContact(s.f)
+	s.warmContact = false
+}
+
+// bitsEqual reports whether a and b are identical element by element.
+func bitsEqual(a, b []float64) bool {
+	for i, x := range a {
+		if x != b[i] {
+			return false
+		}
+	}
+	return true
+}
