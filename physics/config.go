@@ -2,26 +2,70 @@ package physics
 
 import (
 	"github.com/go-gl/mathgl/mgl64"
+	"github.com/stagger-physics/stagger/solver"
 )
 
 // StandardGravity is g on Earth's surface, m/s², pointing down (−z).
 const StandardGravity = 9.80665
 
 // Config holds the settings of the simulation. The step length h is the ecs.App's fixed step.
+// Start from DefaultConfig: its zero-valued fields are meaningful values (no margin, no recovery).
 type Config struct {
 	// Gravity is the acceleration of free fall in the world frame, m/s².
 	Gravity mgl64.Vec3
+
+	// ContactMargin is the speculative contact distance, m: shapes closer than this report
+	// contacts with a positive gap, and the solve lets them approach only up to that gap, so fast
+	// bodies neither tunnel nor pop. Default 0.02.
+	ContactMargin float64
+	// BroadPhaseMargin is how far, m, the broad phase fattens each box, so a body that moves less
+	// than this does not touch the broad phase's tree. Default 0.05.
+	BroadPhaseMargin float64
+	// PenetrationRecovery is the fraction of a penetration depth that contacts push apart per step
+	// (b_k = PenetrationRecovery·φ_k/h for φ_k < 0). Default 0, the paper's choice: speculative
+	// contacts keep bodies from penetrating in the first place, and any push-out adds energy.
+	PenetrationRecovery float64
+	// MaxRecoverySpeed bounds the separation speed, m/s, that PenetrationRecovery may ask for.
+	// Default 0.1.
+	MaxRecoverySpeed float64
+
+	// Solver configures the contact solve: the method ("sp", "pgs" or "lcp"), the friction model
+	// (solver.Disc by default here, or the paper's solver.Pyramid), ε, iteration limits and an
+	// optional time budget. See solver.Options.
+	Solver solver.Options
 }
 
-// DefaultConfig returns Earth gravity along −z.
+// DefaultConfig returns Earth gravity along −z, a 2 cm speculative margin, no penetration
+// recovery, and Staggered Projections with the exact disc friction model.
 func DefaultConfig() Config {
-	return Config{Gravity: mgl64.Vec3{0, 0, -StandardGravity}}
+	return Config{
+		Gravity:          mgl64.Vec3{0, 0, -StandardGravity},
+		ContactMargin:    0.02,
+		BroadPhaseMargin: 0.05,
+		MaxRecoverySpeed: 0.1,
+		Solver:           solver.Options{Method: solver.MethodSP, Friction: solver.Disc},
+	}
 }
 
 // Validate reports a config value the simulation cannot use.
 func (c Config) Validate() error {
 	if !finiteVec(c.Gravity) {
 		return fieldError("Config.Gravity", "must be finite, got %v", c.Gravity)
+	}
+	if !finite(c.ContactMargin) || c.ContactMargin < 0 {
+		return fieldError("Config.ContactMargin", "must be finite and >= 0, got %v", c.ContactMargin)
+	}
+	if !finite(c.BroadPhaseMargin) || c.BroadPhaseMargin < 0 {
+		return fieldError("Config.BroadPhaseMargin", "must be finite and >= 0, got %v", c.BroadPhaseMargin)
+	}
+	if !(c.PenetrationRecovery >= 0 && c.PenetrationRecovery <= 1) {
+		return fieldError("Config.PenetrationRecovery", "must be in [0, 1], got %v", c.PenetrationRecovery)
+	}
+	if !finite(c.MaxRecoverySpeed) || c.MaxRecoverySpeed < 0 {
+		return fieldError("Config.MaxRecoverySpeed", "must be finite and >= 0, got %v", c.MaxRecoverySpeed)
+	}
+	if _, err := solver.NewSolver(c.Solver); err != nil {
+		return fieldError("Config.Solver", "%v", err)
 	}
 	return nil
 }

@@ -57,8 +57,11 @@ func (r *rigidModel) MassBlock(dst []float64) {
 	}
 	iw := r.rotation.Mul3(r.inertia).Mul3(r.rotation.Transpose())
 	for i := 0; i < 3; i++ {
-		for j := 0; j < 3; j++ {
-			dst[(3+i)*rigidDoFs+3+j] = iw.At(i, j)
+		for j := i; j < 3; j++ {
+			// Mirror the upper triangle so the block is exactly symmetric despite round-off.
+			x := 0.5 * (iw.At(i, j) + iw.At(j, i))
+			dst[(3+i)*rigidDoFs+3+j] = x
+			dst[(3+j)*rigidDoFs+3+i] = x
 		}
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/stagger-physics/stagger/ecs"
+	"github.com/stagger-physics/stagger/solver"
 )
 
 // Simulation is the per-world physics state: the buffers one step works in, reused from step to step
@@ -23,6 +24,10 @@ type Simulation struct {
 	kinematic  []*RigidBody
 	layout     Layout
 	qdotP      []float64
+
+	h         float64 // the current step's length, for gather's broad-phase displacement
+	collision *collisionWorld
+	contact   contactStage
 }
 
 // NewSimulation returns a simulation of world's bodies. RigidBody and Collider must be registered.
@@ -34,7 +39,16 @@ func NewSimulation(world *ecs.World, config Config) (*Simulation, error) {
 	if err != nil {
 		return nil, fmt.Errorf("physics: %w", err)
 	}
-	s := &Simulation{config: config, bodies: q, world: world}
+	cw, err := newCollisionWorld(config.BroadPhaseMargin)
+	if err != nil {
+		return nil, fmt.Errorf("physics: %w", err)
+	}
+	sv, err := solver.NewSolver(config.Solver)
+	if err != nil {
+		return nil, fieldError("Config.Solver", "%v", err)
+	}
+	s := &Simulation{config: config, bodies: q, world: world, collision: cw}
+	s.contact.solver = sv
 	s.gatherFn = s.gatherBody
 	return s, nil
 }
@@ -45,15 +59,23 @@ func (s *Simulation) Config() Config { return s.config }
 // Stats returns the statistics of the last step.
 func (s *Simulation) Stats() StepStats { return s.stats }
 
-// Step advances every body of the world by one fixed step of length h. Bad input in a component is
-// reported as a *FieldError naming the entity and field, before anything is written. A body whose
-// update comes out non-finite keeps its last state (counted in Stats().NonFinite).
+// Step advances every body of the world by one fixed step of length h: gather and validate the
+// bodies, predict their unconstrained velocities q̇ᴾ, find the contacts (broad and narrow phase),
+// split them into islands and solve each with the configured contact solver, then move the bodies
+// with q̇ᵗ⁺¹ and write them back. Bad input in a component is reported as a *FieldError naming the
+// entity and field, before anything is written. A body whose update comes out non-finite keeps its
+// last state (counted in Stats().NonFinite).
 func (s *Simulation) Step(h float64, tick uint64) error {
 	start := time.Now()
 	if !finite(h) || h <= 0 {
 		return fieldError("step h", "must be finite and > 0, got %v", h)
 	}
+	s.h = h
+	s.collision.begin(h)
 	if err := s.gather(); err != nil {
+		return err
+	}
+	if err := s.collision.prune(); err != nil {
 		return err
 	}
 	n := s.layout.DoFs()
@@ -61,10 +83,21 @@ func (s *Simulation) Step(h float64, tick uint64) error {
 	for i := range s.models {
 		s.models[i].PredictVelocity(h, s.config.Gravity, s.layout.Span(s.qdotP, i))
 	}
+	if err := s.collision.collide(s.config.ContactMargin); err != nil {
+		return err
+	}
+	cst, err := s.contact.run(h, s.models, &s.layout, s.qdotP, s.collision, &s.config)
+	if err != nil {
+		return err
+	}
 	nonFinite := 0
 	for i := range s.models {
 		m := &s.models[i]
-		m.Advance(h, s.layout.Span(s.qdotP, i), nil)
+		if s.contact.isl.islandOf[i] >= 0 {
+			m.Advance(h, s.layout.Span(s.contact.qdot, i), s.layout.Span(s.contact.impulse, i))
+		} else {
+			m.Advance(h, s.layout.Span(s.qdotP, i), nil)
+		}
 		if !m.store(s.components[i]) {
 			nonFinite++
 		}
@@ -73,12 +106,17 @@ func (s *Simulation) Step(h float64, tick uint64) error {
 		advanceKinematic(b, h)
 	}
 	s.stats = StepStats{
-		Tick:      tick,
-		Bodies:    s.bodies.Count(),
-		Dynamic:   len(s.models),
-		DoFs:      n,
-		NonFinite: nonFinite,
-		Elapsed:   time.Since(start),
+		Tick:       tick,
+		Bodies:     s.bodies.Count(),
+		Dynamic:    len(s.models),
+		DoFs:       n,
+		Contacts:   cst.contacts,
+		Islands:    cst.islands,
+		Iterations: cst.iterations,
+		Converged:  cst.converged,
+		MinGap:     cst.minGap,
+		NonFinite:  nonFinite,
+		Elapsed:    time.Since(start),
 	}
 	return nil
 }
@@ -106,14 +144,27 @@ func (s *Simulation) gatherBody(e ecs.Entity, b *RigidBody) {
 		s.gatherErr = withEntity(e, err)
 		return
 	}
+	model := -1
 	switch b.Kind {
 	case Dynamic:
+		model = len(s.models)
 		s.models = append(s.models, rigidModel{})
-		s.models[len(s.models)-1].load(b)
+		s.models[model].load(b)
 		s.components = append(s.components, b)
 		s.layout.Add(rigidDoFs)
 	case Kinematic:
 		s.kinematic = append(s.kinematic, b)
+	}
+	if collider != nil && collider.Shape != nil {
+		// Over the step a dynamic body's velocity changes by at most h·g before contact acts.
+		v := b.LinearVelocity
+		speed := v.Len()
+		if b.Kind == Dynamic {
+			speed += s.config.Gravity.Len() * s.h
+		}
+		if err := s.collision.addBody(e, b, collider.Shape, model, v.Mul(s.h), speed*s.h); err != nil {
+			s.gatherErr = err
+		}
 	}
 }
 

@@ -4,12 +4,19 @@ import "time"
 
 // StepStats describes the last fixed step.
 type StepStats struct {
-	Tick      uint64        // index of the fixed step
-	Bodies    int           // bodies in the world, any kind
-	Dynamic   int           // dynamic bodies stepped
-	DoFs      int           // generalized velocity entries of the dynamic bodies
-	Contacts  int           // contact points in the step's problems
-	Islands   int           // contact islands solved
+	Tick     uint64 // index of the fixed step
+	Bodies   int    // bodies in the world, any kind
+	Dynamic  int    // dynamic bodies stepped
+	DoFs     int    // generalized velocity entries of the dynamic bodies
+	Contacts int    // contact points in the step's problems
+	Islands  int    // contact islands solved
+	// Iterations sums the staggered iterations of the step's island solves; Converged counts the
+	// solves that met ε (the others kept their best iterate, still contact-exact).
+	Iterations int
+	Converged  int
+	// MinGap is the smallest signed gap among the step's contacts before the solve, m (negative:
+	// the deepest penetration); 0 without contacts.
+	MinGap    float64
 	NonFinite int           // bodies whose update came out non-finite and was discarded
 	Elapsed   time.Duration // wall time of the whole step
 }

@@ -1,7 +1,7 @@
 package headless
 
-// Result is the runner's JSON object (see the shared SCENES.md for each field's meaning). Fields
-// that need contacts are zero until the contact pipeline exists.
+// Result is the runner's JSON object (see the shared SCENES.md for each field's meaning).
+// max_penetration is the deepest contact gap the narrow phase reported before a step's solve.
 type Result struct {
 	Scene          string  `json:"scene"`
 	N              int     `json:"n"`

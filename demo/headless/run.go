@@ -14,6 +14,7 @@ import (
 	"github.com/stagger-physics/stagger/ecs"
 	"github.com/stagger-physics/stagger/physics"
 	"github.com/stagger-physics/stagger/scenes"
+	"github.com/stagger-physics/stagger/solver"
 )
 
 // Run simulates scene sc with parameters p for o.Seconds at step o.Dt and measures it. If progress
@@ -24,6 +25,13 @@ func Run(o Options, sc scenes.Scene, p scenes.Params, progress io.Writer) (Resul
 		return Result{}, err
 	}
 	cfg := physics.DefaultConfig()
+	cfg.Solver.Method = o.Solver
+	cfg.Solver.Friction = solver.Disc
+	if o.Friction == "pyramid" {
+		cfg.Solver.Friction = solver.Pyramid
+	}
+	cfg.Solver.Epsilon = o.Eps
+	cfg.Solver.MaxIters = o.Iters
 	if err := app.AddPlugin(physics.NewPlugin(cfg)); err != nil {
 		return Result{}, err
 	}
@@ -46,6 +54,7 @@ func Run(o Options, sc scenes.Scene, p scenes.Params, progress io.Writer) (Resul
 	if err := m.start(); err != nil {
 		return res, err
 	}
+	contacts, islands, iters, converged := 0, 0, 0, 0
 	for i := 0; i < steps; i++ {
 		t0 := time.Now()
 		if err := app.StepFixed(); err != nil {
@@ -56,6 +65,12 @@ func Run(o Options, sc scenes.Scene, p scenes.Params, progress io.Writer) (Resul
 		if st.NonFinite > 0 {
 			res.NonFinite = true
 		}
+		contacts += st.Contacts
+		res.ContactsMax = max(res.ContactsMax, st.Contacts)
+		islands += st.Islands
+		iters += st.Iterations
+		converged += st.Converged
+		res.MaxPenetration = math.Max(res.MaxPenetration, -st.MinGap)
 		if err := m.measure(); err != nil {
 			return res, err
 		}
@@ -63,6 +78,14 @@ func Run(o Options, sc scenes.Scene, p scenes.Params, progress io.Writer) (Resul
 	}
 	bar.finish()
 	res.MsMedian, res.MsP95 = percentile(times, 0.5), percentile(times, 0.95)
+	if steps > 0 {
+		res.ContactsMean = float64(contacts) / float64(steps)
+		res.IslandsMean = float64(islands) / float64(steps)
+	}
+	if islands > 0 {
+		res.ItersMean = float64(iters) / float64(islands)
+		res.ConvergedFrac = float64(converged) / float64(islands)
+	}
 	res.MaxShift, res.MaxDrop, res.EnergyRise = m.maxShift, m.maxDrop, m.energyRise
 	if steps == 0 {
 		res.EnergyRise = 0

@@ -1,0 +1,195 @@
+package physics
+
+import (
+	"fmt"
+
+	"github.com/go-gl/mathgl/mgl64"
+	"github.com/stagger-physics/stagger/collide"
+	"github.com/stagger-physics/stagger/ecs"
+)
+
+// collisionBody is one body with a collider, as the current step sees it.
+type collisionBody struct {
+	entity   ecs.Entity
+	body     *RigidBody
+	shape    collide.Shape
+	pose     collide.Pose
+	model    int // index of the body's dynamic model, or -1 for a static or kinematic body
+	proxy    collide.ProxyID
+	material [2]float64 // friction, restitution
+	// sweep bounds how far any point of the body can move over the step, m.
+	sweep float64
+}
+
+// proxyRecord is the collision world's record of one broad-phase entry, indexed by ProxyID.
+type proxyRecord struct {
+	owner ecs.Entity
+	seen  uint64 // the step that last saw the owner's collider
+	body  int    // index into collisionWorld.bodies during the step that saw it
+	alive bool
+}
+
+// pairState is one broad-phase pair (A < B by proxy id) and what it keeps from step to step: the
+// last manifold (for the narrow phase's reference-face hysteresis and for matching feature ids)
+// and the impulses its points received, to warm-start the next step's solve.
+type pairState struct {
+	pair           collide.Pair
+	ownerA, ownerB ecs.Entity
+	manifold       collide.Manifold
+	// alpha and friction are the normal impulses and the world-frame friction impulses of the
+	// manifold's points after the last solve.
+	alpha    [collide.MaxManifoldPoints]float64
+	friction [collide.MaxManifoldPoints]mgl64.Vec3
+}
+
+// collisionWorld finds the step's contacts: a broad phase over every collider, then the narrow
+// phase on each candidate pair with a dynamic side. Pairs persist in (A, B) order, so matching
+// last step's pairs with this step's is a merge of two sorted lists: deterministic and free of map
+// iteration.
+type collisionWorld struct {
+	broad   *collide.BroadPhase
+	proxyOf map[ecs.Entity]collide.ProxyID // lookup only, never iterated
+	proxies []proxyRecord
+	bodies  []collisionBody
+	pairs   []pairState // this step's pairs, sorted by (A, B)
+	spare   []pairState // last step's pairs while merging
+	step    uint64
+	h       float64
+}
+
+// newCollisionWorld returns an empty collision world whose broad phase fattens boxes by margin.
+func newCollisionWorld(margin float64) (*collisionWorld, error) {
+	bp, err := collide.NewBroadPhase(margin)
+	if err != nil {
+		return nil, err
+	}
+	return &collisionWorld{broad: bp, proxyOf: make(map[ecs.Entity]collide.ProxyID)}, nil
+}
+
+// begin starts a step of length h: the bodies gathered last step are forgotten.
+func (c *collisionWorld) begin(h float64) {
+	c.step++
+	c.h = h
+	c.bodies = c.bodies[:0]
+}
+
+// addBody places entity e's collider for this step, adding or updating its broad-phase entry.
+// displacement is the body's expected motion over the step and sweep a bound on how far any of
+// its points can move (see sweepBound).
+func (c *collisionWorld) addBody(e ecs.Entity, b *RigidBody, shape collide.Shape, model int, displacement mgl64.Vec3, sweep float64) error {
+	pose := collide.Pose{Position: b.Position, Rotation: b.Orientation}
+	bounds := shape.Bounds(pose)
+	if b.Kind == Static {
+		displacement, sweep = mgl64.Vec3{}, 0
+	} else if _, infinite := shape.(*collide.HalfSpace); !infinite {
+		sweep += b.AngularVelocity.Len() * 0.5 * bounds.Max.Sub(bounds.Min).Len() * c.h
+	}
+	id, ok := c.proxyOf[e]
+	if ok {
+		if _, err := c.broad.Update(id, bounds, displacement); err != nil {
+			return withEntity(e, fmt.Errorf("physics: Collider.Shape bounds: %w", err))
+		}
+	} else {
+		var err error
+		id, err = c.broad.Add(bounds, collide.ProxyOptions{Static: b.Kind != Dynamic})
+		if err != nil {
+			return withEntity(e, fmt.Errorf("physics: Collider.Shape bounds: %w", err))
+		}
+		c.proxyOf[e] = id
+		for int(id) >= len(c.proxies) {
+			c.proxies = append(c.proxies, proxyRecord{})
+		}
+		c.proxies[id] = proxyRecord{owner: e, alive: true}
+	}
+	c.proxies[id].seen = c.step
+	c.proxies[id].body = len(c.bodies)
+	c.bodies = append(c.bodies, collisionBody{
+		entity: e, body: b, shape: shape, pose: pose, model: model, proxy: id,
+		material: [2]float64{b.Friction, b.Restitution}, sweep: sweep,
+	})
+	return nil
+}
+
+// prune removes the broad-phase entries of colliders this step did not see (despawned entities,
+// removed components), in proxy-id order.
+func (c *collisionWorld) prune() error {
+	for id := range c.proxies {
+		r := &c.proxies[id]
+		if !r.alive || r.seen == c.step {
+			continue
+		}
+		if err := c.broad.Remove(collide.ProxyID(id)); err != nil {
+			return fmt.Errorf("physics: %w", err)
+		}
+		delete(c.proxyOf, r.owner)
+		*r = proxyRecord{}
+	}
+	return nil
+}
+
+// collide runs the broad phase and the narrow phase and leaves this step's touching pairs, with
+// their manifolds and last step's impulses, in c.pairs. margin is the speculative contact distance;
+// each pair's narrow phase looks further by how far its two bodies can move in the step, so a fast
+// body meets its speculative contact before it could pass through (the gap term then lets it
+// close exactly the gap).
+func (c *collisionWorld) collide(margin float64) error {
+	candidates := c.broad.UpdatePairs()
+	c.pairs, c.spare = c.spare[:0], c.pairs
+	old := c.spare
+	j := 0
+	for _, pr := range candidates {
+		ra, rb := &c.proxies[pr.A], &c.proxies[pr.B]
+		a, b := &c.bodies[ra.body], &c.bodies[rb.body]
+		if a.model < 0 && b.model < 0 {
+			continue // kinematic–kinematic or kinematic–static: nothing to solve
+		}
+		for j < len(old) && pairLess(old[j].pair, pr) {
+			j++
+		}
+		var prev *pairState
+		if j < len(old) && old[j].pair == pr && old[j].ownerA == a.entity && old[j].ownerB == b.entity {
+			prev = &old[j]
+		}
+		c.pairs = append(c.pairs, pairState{pair: pr, ownerA: a.entity, ownerB: b.entity})
+		st := &c.pairs[len(c.pairs)-1]
+		var prevManifold *collide.Manifold
+		if prev != nil {
+			prevManifold = &prev.manifold
+		}
+		hit, err := collide.Collide(a.shape, a.pose, b.shape, b.pose, margin+a.sweep+b.sweep, prevManifold, &st.manifold)
+		if err != nil {
+			return fmt.Errorf("physics: %v and %v: %w", a.entity, b.entity, err)
+		}
+		if !hit {
+			c.pairs = c.pairs[:len(c.pairs)-1]
+			continue
+		}
+		if prev != nil {
+			st.inheritImpulses(prev)
+		}
+	}
+	return nil
+}
+
+// inheritImpulses gives each of st's points the impulses that last step's point with the same
+// feature id received (paper §6.4's warm start, matched by feature as DESIGN.md asks).
+func (st *pairState) inheritImpulses(prev *pairState) {
+	for i := 0; i < st.manifold.Count; i++ {
+		id := st.manifold.Points[i].Feature
+		for k := 0; k < prev.manifold.Count; k++ {
+			if prev.manifold.Points[k].Feature == id {
+				st.alpha[i] = prev.alpha[k]
+				st.friction[i] = prev.friction[k]
+				break
+			}
+		}
+	}
+}
+
+// pairLess orders pairs by (A, B), the broad phase's order.
+func pairLess(x, y collide.Pair) bool {
+	if x.A != y.A {
+		return x.A < y.A
+	}
+	return x.B < y.B
+}
