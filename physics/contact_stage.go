@@ -19,22 +19,26 @@ type contactRef struct {
 // and the contact impulse M(q̇ᵗ⁺¹ − q̇ᴾ) of every body that touched something. A warm stage does
 // not allocate.
 type contactStage struct {
-	solver  *solver.Solver
-	problem solver.Problem
-	result  solver.Result
-	isl     islands
-	refs    []contactRef
-	block   []int     // per model: its block in the current island's problem
-	qdot    []float64 // q̇ᵗ⁺¹ in the step's layout (valid for bodies in an island)
-	impulse []float64 // M(q̇ᵗ⁺¹ − q̇ᴾ) in the step's layout
-	mass    []float64 // scratch mass block
-	jac     []float64 // scratch point Jacobian, 3 × block size
+	solver *solver.Solver
+	// fallback solves an island again when the configured solver could not make the contact
+	// projection exact: projected Gauss–Seidel, which is inexact but bounded, so a failed solve
+	// never hands the step a wild velocity (DESIGN.md, "Errors").
+	fallback *solver.Solver
+	problem  solver.Problem
+	result   solver.Result
+	isl      islands
+	refs     []contactRef
+	block    []int     // per model: its block in the current island's problem
+	qdot     []float64 // q̇ᵗ⁺¹ in the step's layout (valid for bodies in an island)
+	impulse  []float64 // M(q̇ᵗ⁺¹ − q̇ᴾ) in the step's layout
+	mass     []float64 // scratch mass block
+	jac      []float64 // scratch point Jacobian, 3 × block size
 }
 
 // contactStats is what the stage reports about one step.
 type contactStats struct {
-	contacts, islands, iterations, converged, failures int
-	minGap                                             float64
+	contacts, islands, iterations, converged, fallbacks int
+	minGap                                              float64
 }
 
 // run solves the contacts of the step. models and layout are the step's dynamic bodies, qdotP
@@ -75,22 +79,25 @@ func (cs *contactStage) run(h float64, models []rigidModel, layout *Layout, qdot
 	cs.impulse = grow(cs.impulse, n)
 	cs.block = growInts(cs.block, len(models))
 	for is := 0; is < st.islands; is++ {
-		iters, converged, err := cs.solveIsland(is, h, models, layout, qdotP, world, cfg)
+		iters, converged, fellBack, err := cs.solveIsland(is, h, models, layout, qdotP, world, cfg)
 		if err != nil {
 			return st, err
 		}
 		st.iterations += iters
 		if converged {
 			st.converged++
-		} else {
-			st.failures++
+		}
+		if fellBack {
+			st.fallbacks++
 		}
 	}
 	return st, nil
 }
 
-// solveIsland assembles island is into the problem, solves it and scatters the answer.
-func (cs *contactStage) solveIsland(is int, h float64, models []rigidModel, layout *Layout, qdotP []float64, world *collisionWorld, cfg *Config) (int, bool, error) {
+// solveIsland assembles island is into the problem, solves it and scatters the answer. It reports
+// the staggered iterations, whether the solve met ε with an exact contact projection, and whether
+// the island had to fall back to the bounded baseline.
+func (cs *contactStage) solveIsland(is int, h float64, models []rigidModel, layout *Layout, qdotP []float64, world *collisionWorld, cfg *Config) (int, bool, bool, error) {
 	p := &cs.problem
 	p.Reset()
 	bodies := cs.isl.bodies[cs.isl.bodyStart[is]:cs.isl.bodyStart[is+1]]
@@ -102,7 +109,7 @@ func (cs *contactStage) solveIsland(is int, h float64, models []rigidModel, layo
 		cs.mass = grow(cs.mass, size*size)
 		m.MassBlock(cs.mass)
 		if err := p.SetMass(b, cs.mass); err != nil {
-			return 0, false, fmt.Errorf("physics: body %d: %w", mi, err)
+			return 0, false, false, fmt.Errorf("physics: body %d: %w", mi, err)
 		}
 		off := p.BlockAt(b).Offset
 		copy(p.QdotP[off:off+size], layout.Span(qdotP, mi))
@@ -114,9 +121,18 @@ func (cs *contactStage) solveIsland(is int, h float64, models []rigidModel, layo
 	}
 	err := cs.solver.Solve(p, &cs.result)
 	if err != nil && !isSolveError(err) {
-		return 0, false, fmt.Errorf("physics: contact problem: %w", err)
+		return 0, false, false, fmt.Errorf("physics: contact problem: %w", err)
 	}
 	res := &cs.result
+	iters := res.Stats.Iterations
+	exact := err == nil && (res.Stats.Method != solver.MethodSP || res.Stats.ContactExact)
+	converged := exact && res.Stats.Converged
+	fellBack := !exact && res.Stats.Method != solver.MethodPGS
+	if fellBack {
+		if err := cs.fallback.Solve(p, &cs.result); err != nil && !isSolveError(err) {
+			return 0, false, false, fmt.Errorf("physics: contact problem: %w", err)
+		}
+	}
 	for _, mi := range bodies {
 		bl := p.BlockAt(cs.block[mi])
 		q := res.Qdot[bl.Offset : bl.Offset+bl.Size]
@@ -144,7 +160,7 @@ func (cs *contactStage) solveIsland(is int, h float64, models []rigidModel, layo
 		st.alpha[ref.point] = res.Alpha[j]
 		st.friction[ref.point] = t1.Mul(res.Friction[2*j]).Add(t2.Mul(res.Friction[2*j+1]))
 	}
-	return res.Stats.Iterations, err == nil && res.Stats.Converged, nil
+	return iters, converged, fellBack, nil
 }
 
 // addContact appends contact k to the problem: its Jacobian rows per dynamic side (Γ = ∇x_B − ∇x_A,

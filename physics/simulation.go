@@ -49,6 +49,10 @@ func NewSimulation(world *ecs.World, config Config) (*Simulation, error) {
 	}
 	s := &Simulation{config: config, bodies: q, world: world, collision: cw}
 	s.contact.solver = sv
+	s.contact.fallback, err = solver.NewSolver(solver.Options{Method: solver.MethodPGS, Friction: config.Solver.Friction, Tangents: config.Solver.Tangents})
+	if err != nil {
+		return nil, fieldError("Config.Solver", "%v", err)
+	}
 	s.gatherFn = s.gatherBody
 	return s, nil
 }
@@ -114,6 +118,7 @@ func (s *Simulation) Step(h float64, tick uint64) error {
 		Islands:    cst.islands,
 		Iterations: cst.iterations,
 		Converged:  cst.converged,
+		Fallbacks:  cst.fallbacks,
 		MinGap:     cst.minGap,
 		NonFinite:  nonFinite,
 		Elapsed:    time.Since(start),

@@ -14,6 +14,9 @@ type StepStats struct {
 	// solves that met ε (the others kept their best iterate, still contact-exact).
 	Iterations int
 	Converged  int
+	// Fallbacks counts islands whose solve could not make the contact projection exact and were
+	// solved again by the bounded projected Gauss–Seidel baseline.
+	Fallbacks int
 	// MinGap is the smallest signed gap among the step's contacts before the solve, m (negative:
 	// the deepest penetration); 0 without contacts.
 	MinGap    float64

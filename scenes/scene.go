@@ -35,6 +35,7 @@ type Scene struct {
 	Name     string
 	Summary  string // what the scene is, and what n means
 	Defaults Params
+	check    func(p Params) error // the scene's own limits on p, beyond Params.Validate; may be nil
 	build    func(w *ecs.World, p Params) error
 }
 
@@ -42,6 +43,11 @@ type Scene struct {
 func (s Scene) Build(w *ecs.World, p Params) error {
 	if err := p.Validate(); err != nil {
 		return fmt.Errorf("scenes: %s: %w", s.Name, err)
+	}
+	if s.check != nil {
+		if err := s.check(p); err != nil {
+			return fmt.Errorf("scenes: %s: %w", s.Name, err)
+		}
 	}
 	if err := s.build(w, p); err != nil {
 		return fmt.Errorf("scenes: %s: %w", s.Name, err)
@@ -51,7 +57,7 @@ func (s Scene) Build(w *ecs.World, p Params) error {
 
 // All returns every scene, sorted by name.
 func All() []Scene {
-	all := []Scene{freefall(), tumble()}
+	all := []Scene{freefall(), incline(), pyramid(), ratio(), spheres(), stack(), topple(), tumble()}
 	sort.Slice(all, func(i, j int) bool { return all[i].Name < all[j].Name })
 	return all
 }

@@ -11,12 +11,12 @@ import (
 )
 
 // tumble throws n boxes, spheres and capsules up from a ring, each spinning about a random axis, so
-// that they tumble through the air: no contact, only gravity and the gyroscopic term. Boxes of three
+// that they tumble through the air: gravity, the gyroscopic term and a few glancing collisions. Boxes of three
 // different sides spun near their intermediate axis flip over (the Dzhanibekov effect).
 func tumble() Scene {
 	return Scene{
 		Name:     "tumble",
-		Summary:  "n bodies (boxes, spheres, capsules) thrown up spinning; free flight, no contact",
+		Summary:  "n bodies (boxes, spheres, capsules) thrown up spinning; free flight, with a few collisions near the top",
 		Defaults: Params{N: 12, Mu: 0.8},
 		build:    buildTumble,
 	}

@@ -91,8 +91,25 @@ func Run(o Options, sc scenes.Scene, p scenes.Params, progress io.Writer) (Resul
 		res.EnergyRise = 0
 	}
 	res.NonFinite = res.NonFinite || m.nonFinite
+	res.Slide, res.SlideExpected = slideOf(app.World, float64(steps)*o.Dt)
 	res.Hash = m.hash()
 	return res, nil
+}
+
+// slideOf measures the incline scene: how far the body carrying scenes.Slide moved down the slope,
+// and Coulomb's answer for that time. Scenes without a Slide give zeros.
+func slideOf(w *ecs.World, t float64) (slide, expected float64) {
+	if !ecs.Registered[scenes.Slide](w) {
+		return 0, 0
+	}
+	q, err := ecs.NewQuery2[physics.RigidBody, scenes.Slide](w)
+	if err != nil {
+		return 0, 0
+	}
+	_ = q.Each(func(_ ecs.Entity, b *physics.RigidBody, s *scenes.Slide) {
+		slide, expected = s.Distance(b.Position), s.Expected(t)
+	})
+	return slide, expected
 }
 
 // meter measures drift, drop, energy and finiteness over the run.

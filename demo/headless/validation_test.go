@@ -1,0 +1,74 @@
+package headless
+
+import (
+	"io"
+	"math"
+	"testing"
+)
+
+// runScene runs the headless runner exactly as the command line would, with args.
+func runScene(t *testing.T, args ...string) Result {
+	t.Helper()
+	o, set, err := ParseArgs(args)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc, p, err := o.Resolve(set)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := Run(o, sc, p, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.NonFinite {
+		t.Fatalf("%v: non-finite state", args)
+	}
+	if res.EnergyRise > 1e-6 {
+		t.Errorf("%v: energy rose by %g J in one step", args, res.EnergyRise)
+	}
+	return res
+}
+
+// TestValidationStackHolds: a tower of 20 jittered unit cubes stands for 10 s within 1 mm (SCENES.md
+// "stack"), and the same command gives the same hash again.
+func TestValidationStackHolds(t *testing.T) {
+	args := []string{"-scene", "stack", "-n", "20", "-seconds", "10", "-seed", "3"}
+	res := runScene(t, args...)
+	if res.MaxShift > 1e-3 || res.MaxDrop > 1e-3 {
+		t.Errorf("stack 20: max_shift %.3g m, max_drop %.3g m; want both under 1 mm", res.MaxShift, res.MaxDrop)
+	}
+	if res.ContactsMean == 0 || res.ConvergedFrac < 0.95 {
+		t.Errorf("stack 20: contacts_mean %v, converged_frac %v", res.ContactsMean, res.ConvergedFrac)
+	}
+	if again := runScene(t, args...); again.Hash != res.Hash {
+		t.Errorf("the same run gave hashes %s and %s", res.Hash, again.Hash)
+	}
+}
+
+// TestValidationInclineSticks: tan 30° < μ = 0.8, so the cube does not move.
+func TestValidationInclineSticks(t *testing.T) {
+	res := runScene(t, "-scene", "incline", "-n", "30", "-mu", "0.8", "-seconds", "2")
+	if math.Abs(res.Slide) > 1e-6 || res.SlideExpected != 0 {
+		t.Errorf("incline 30°: slide %.3g m (Coulomb: %v)", res.Slide, res.SlideExpected)
+	}
+}
+
+// TestValidationInclineSlides: at 45° with μ = 0.8 the cube slides with a = g(sin θ − μ cos θ).
+// Semi-implicit Euler covers (1 + h/t) times ½ a t² from rest, so the run must match that to 0.1 %.
+func TestValidationInclineSlides(t *testing.T) {
+	const dt, seconds = 0.01, 1.0
+	res := runScene(t, "-scene", "incline", "-n", "45", "-mu", "0.8", "-seconds", "1", "-dt", "0.01")
+	want := res.SlideExpected * (1 + dt/seconds)
+	if res.SlideExpected < 0.69 || math.Abs(res.Slide-want) > 1e-3*want {
+		t.Errorf("incline 45°: slide %.5f m; Coulomb %.5f m, %.5f m for the discrete scheme", res.Slide, res.SlideExpected, want)
+	}
+}
+
+// TestValidationRatioHolds: a cube 1,000 times denser than the two around it does not sink.
+func TestValidationRatioHolds(t *testing.T) {
+	res := runScene(t, "-scene", "ratio", "-n", "1000", "-seconds", "5")
+	if res.MaxDrop > 1e-3 {
+		t.Errorf("ratio 1000: max_drop %.3g m; want under 1 mm", res.MaxDrop)
+	}
+}

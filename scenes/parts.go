@@ -1,0 +1,73 @@
+package scenes
+
+import (
+	"math"
+	"math/rand/v2"
+
+	"github.com/go-gl/mathgl/mgl64"
+	"github.com/stagger-physics/stagger/collide"
+	"github.com/stagger-physics/stagger/ecs"
+	"github.com/stagger-physics/stagger/physics"
+)
+
+// unitCubeDensity makes a 1 m cube weigh 1 kg.
+const unitCubeDensity = 1
+
+// spawnGround adds the static ground z ≤ 0 with friction mu.
+func spawnGround(w *ecs.World, mu float64) error {
+	return spawnPlane(w, mgl64.Vec3{0, 0, 1}, mu)
+}
+
+// spawnPlane adds a static half-space below the plane through the origin with unit normal n.
+func spawnPlane(w *ecs.World, n mgl64.Vec3, mu float64) error {
+	plane, err := collide.NewHalfSpace(n, 0)
+	if err != nil {
+		return err
+	}
+	ground := physics.NewStatic(mgl64.Vec3{})
+	ground.Friction = mu
+	_, err = physics.Spawn(w, ground, physics.Collider{Shape: plane})
+	return err
+}
+
+// spawnBox adds a dynamic box of half extents half at position p, turned by q, with the given
+// density and the scene's material.
+func spawnBox(w *ecs.World, half mgl64.Vec3, p mgl64.Vec3, q mgl64.Quat, density float64, prm Params) (ecs.Entity, error) {
+	box, err := collide.NewBox(half)
+	if err != nil {
+		return ecs.Entity{}, err
+	}
+	b := physics.NewDynamic(p, density)
+	b.Orientation = q
+	b.Friction, b.Restitution = prm.Mu, prm.E
+	return physics.Spawn(w, b, physics.Collider{Shape: box})
+}
+
+// spawnUnitCube adds a 1 m, 1 kg cube.
+func spawnUnitCube(w *ecs.World, p mgl64.Vec3, q mgl64.Quat, prm Params) (ecs.Entity, error) {
+	return spawnBox(w, mgl64.Vec3{0.5, 0.5, 0.5}, p, q, unitCubeDensity, prm)
+}
+
+// spawnStaticBox adds a static box (a wall) of half extents half at p.
+func spawnStaticBox(w *ecs.World, half, p mgl64.Vec3, mu float64) error {
+	box, err := collide.NewBox(half)
+	if err != nil {
+		return err
+	}
+	b := physics.NewStatic(p)
+	b.Friction = mu
+	_, err = physics.Spawn(w, b, physics.Collider{Shape: box})
+	return err
+}
+
+// sceneRand returns the scene's random source for seed; salt keeps scenes' streams apart.
+func sceneRand(seed, salt uint64) *rand.Rand { return rand.New(rand.NewPCG(seed, salt)) }
+
+// uniform returns a value drawn uniformly from [-r, r].
+func uniform(rng *rand.Rand, r float64) float64 { return r * (2*rng.Float64() - 1) }
+
+// turnZ returns the rotation by angle radians about z.
+func turnZ(angle float64) mgl64.Quat { return mgl64.QuatRotate(angle, mgl64.Vec3{0, 0, 1}) }
+
+// degrees converts degrees to radians.
+func degrees(d float64) float64 { return d * math.Pi / 180 }
