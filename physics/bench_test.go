@@ -65,3 +65,26 @@ func BenchmarkStepStack(b *testing.B) {
 	b.ReportMetric(float64(sim.Stats().Contacts), "contacts")
 	b.ReportMetric(float64(iters)/float64(b.N), "iters")
 }
+
+// BenchmarkStepPiles steps 16 separate piles of two cubes settling on the ground (many islands,
+// solved on the worker pool). Allocations must be 0 once warm.
+func BenchmarkStepPiles(b *testing.B) {
+	app := newTestApp(b, 0.01, DefaultConfig())
+	spawnPiles(b, app.World)
+	for i := 0; i < 100; i++ {
+		if err := app.StepFixed(); err != nil {
+			b.Fatal(err)
+		}
+	}
+	sim, _ := SimulationOf(app.World)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if err := app.StepFixed(); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/1e6/float64(b.N), "ms/step")
+	b.ReportMetric(float64(sim.Stats().Islands), "islands")
+	b.ReportMetric(float64(sim.Stats().Contacts), "contacts")
+}

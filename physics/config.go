@@ -29,6 +29,10 @@ type Config struct {
 	// Default 0.1.
 	MaxRecoverySpeed float64
 
+	// Workers is the number of goroutines that solve contact islands in parallel; 0 selects one
+	// per CPU. Results are bit-identical for any number of workers.
+	Workers int
+
 	// Solver configures the contact solve: the method ("sp", "pgs" or "lcp"), the friction model
 	// (solver.Disc by default here, or the paper's solver.Pyramid), ε, iteration limits and an
 	// optional time budget. See solver.Options.
@@ -63,6 +67,9 @@ func (c Config) Validate() error {
 	}
 	if !finite(c.MaxRecoverySpeed) || c.MaxRecoverySpeed < 0 {
 		return fieldError("Config.MaxRecoverySpeed", "must be finite and >= 0, got %v", c.MaxRecoverySpeed)
+	}
+	if c.Workers < 0 {
+		return fieldError("Config.Workers", "must be >= 0, got %d", c.Workers)
 	}
 	if _, err := solver.NewSolver(c.Solver); err != nil {
 		return fieldError("Config.Solver", "%v", err)

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"sync/atomic"
 
 	"github.com/go-gl/mathgl/mgl64"
 	"github.com/stagger-physics/stagger/solver"
@@ -16,9 +17,32 @@ type contactRef struct {
 
 // contactStage turns the step's manifolds into one solver.Problem per island, solves each with
 // Staggered Projections (or the configured baseline), and leaves the constrained velocity q̇ᵗ⁺¹
-// and the contact impulse M(q̇ᵗ⁺¹ − q̇ᴾ) of every body that touched something. A warm stage does
-// not allocate.
+// and the contact impulse M(q̇ᵗ⁺¹ − q̇ᴾ) of every body that touched something. Islands are solved
+// on a worker pool; an island's solve reads and writes only its own bodies' entries and its own
+// pairs, and depends on nothing but its own problem, so the result is bit-identical for any
+// number of workers. A warm stage does not allocate.
 type contactStage struct {
+	workers []islandWorker
+	pool    *workerPool // nil with one worker
+	next    atomic.Int64
+	// The current step's inputs, shared read-only by the workers while they solve.
+	h      float64
+	models []rigidModel
+	layout *Layout
+	qdotP  []float64
+	world  *collisionWorld
+	config *Config
+
+	isl      islands
+	refs     []contactRef
+	block    []int           // per model: its block in its island's problem
+	qdot     []float64       // q̇ᵗ⁺¹ in the step's layout (valid for bodies in an island)
+	impulse  []float64       // M(q̇ᵗ⁺¹ − q̇ᴾ) in the step's layout
+	outcomes []islandOutcome // per island
+}
+
+// islandWorker is one worker's solvers and scratch buffers.
+type islandWorker struct {
 	solver *solver.Solver
 	// fallback solves an island again when the configured solver could not make the contact
 	// projection exact: projected Gauss–Seidel, which is inexact but bounded, so a failed solve
@@ -26,13 +50,35 @@ type contactStage struct {
 	fallback *solver.Solver
 	problem  solver.Problem
 	result   solver.Result
-	isl      islands
-	refs     []contactRef
-	block    []int     // per model: its block in the current island's problem
-	qdot     []float64 // q̇ᵗ⁺¹ in the step's layout (valid for bodies in an island)
-	impulse  []float64 // M(q̇ᵗ⁺¹ − q̇ᴾ) in the step's layout
 	mass     []float64 // scratch mass block
 	jac      []float64 // scratch point Jacobian, 3 × block size
+}
+
+// islandOutcome is what one island's solve reports.
+type islandOutcome struct {
+	iterations          int
+	converged, fellBack bool
+	err                 error
+}
+
+// newContactStage returns a stage with workers solvers configured by cfg.
+func newContactStage(cfg *Config, workers int) (*contactStage, error) {
+	cs := &contactStage{workers: make([]islandWorker, workers)}
+	for i := range cs.workers {
+		w := &cs.workers[i]
+		var err error
+		if w.solver, err = solver.NewSolver(cfg.Solver); err != nil {
+			return nil, fieldError("Config.Solver", "%v", err)
+		}
+		fb := solver.Options{Method: solver.MethodPGS, Friction: cfg.Solver.Friction, Tangents: cfg.Solver.Tangents}
+		if w.fallback, err = solver.NewSolver(fb); err != nil {
+			return nil, fieldError("Config.Solver", "%v", err)
+		}
+	}
+	if workers > 1 {
+		cs.pool = newWorkerPool(workers - 1)
+	}
+	return cs, nil
 }
 
 // contactStats is what the stage reports about one step.
@@ -78,27 +124,56 @@ func (cs *contactStage) run(h float64, models []rigidModel, layout *Layout, qdot
 	cs.qdot = grow(cs.qdot, n)
 	cs.impulse = grow(cs.impulse, n)
 	cs.block = growInts(cs.block, len(models))
-	for is := 0; is < st.islands; is++ {
-		iters, converged, fellBack, err := cs.solveIsland(is, h, models, layout, qdotP, world, cfg)
-		if err != nil {
-			return st, err
+	if cap(cs.outcomes) < st.islands {
+		cs.outcomes = make([]islandOutcome, st.islands)
+	}
+	cs.outcomes = cs.outcomes[:st.islands]
+	cs.h, cs.models, cs.layout, cs.qdotP, cs.world, cs.config = h, models, layout, qdotP, world, cfg
+	cs.next.Store(0)
+	helpers := 0
+	if cs.pool != nil {
+		helpers = max(0, min(len(cs.workers)-1, st.islands-1))
+		cs.pool.start(cs, helpers)
+	}
+	cs.work(0)
+	if cs.pool != nil {
+		cs.pool.wait()
+	}
+	cs.models, cs.layout, cs.qdotP, cs.world, cs.config = nil, nil, nil, nil, nil
+	for is := range cs.outcomes {
+		o := &cs.outcomes[is]
+		if o.err != nil {
+			return st, o.err
 		}
-		st.iterations += iters
-		if converged {
+		st.iterations += o.iterations
+		if o.converged {
 			st.converged++
 		}
-		if fellBack {
+		if o.fellBack {
 			st.fallbacks++
 		}
 	}
 	return st, nil
 }
 
+// work solves islands with worker w's buffers until none is left.
+func (cs *contactStage) work(w int) {
+	for {
+		is := int(cs.next.Add(1) - 1)
+		if is >= len(cs.outcomes) {
+			return
+		}
+		o := &cs.outcomes[is]
+		o.iterations, o.converged, o.fellBack, o.err = cs.workers[w].solveIsland(cs, is)
+	}
+}
+
 // solveIsland assembles island is into the problem, solves it and scatters the answer. It reports
 // the staggered iterations, whether the solve met ε with an exact contact projection, and whether
 // the island had to fall back to the bounded baseline.
-func (cs *contactStage) solveIsland(is int, h float64, models []rigidModel, layout *Layout, qdotP []float64, world *collisionWorld, cfg *Config) (int, bool, bool, error) {
-	p := &cs.problem
+func (wk *islandWorker) solveIsland(cs *contactStage, is int) (int, bool, bool, error) {
+	models, layout, qdotP, world := cs.models, cs.layout, cs.qdotP, cs.world
+	p := &wk.problem
 	p.Reset()
 	bodies := cs.isl.bodies[cs.isl.bodyStart[is]:cs.isl.bodyStart[is+1]]
 	for _, mi := range bodies {
@@ -106,9 +181,9 @@ func (cs *contactStage) solveIsland(is int, h float64, models []rigidModel, layo
 		size := m.DoFs()
 		b := p.AddBlock(size)
 		cs.block[mi] = b
-		cs.mass = grow(cs.mass, size*size)
-		m.MassBlock(cs.mass)
-		if err := p.SetMass(b, cs.mass); err != nil {
+		wk.mass = grow(wk.mass, size*size)
+		m.MassBlock(wk.mass)
+		if err := p.SetMass(b, wk.mass); err != nil {
 			return 0, false, false, fmt.Errorf("physics: body %d: %w", mi, err)
 		}
 		off := p.BlockAt(b).Offset
@@ -117,19 +192,19 @@ func (cs *contactStage) solveIsland(is int, h float64, models []rigidModel, layo
 	}
 	contacts := cs.isl.contacts[cs.isl.contactStart[is]:cs.isl.contactStart[is+1]]
 	for _, k := range contacts {
-		cs.addContact(k, h, models, world, cfg)
+		wk.addContact(cs, k)
 	}
-	err := cs.solver.Solve(p, &cs.result)
+	err := wk.solver.Solve(p, &wk.result)
 	if err != nil && !isSolveError(err) {
 		return 0, false, false, fmt.Errorf("physics: contact problem: %w", err)
 	}
-	res := &cs.result
+	res := &wk.result
 	iters := res.Stats.Iterations
 	exact := err == nil && (res.Stats.Method != solver.MethodSP || res.Stats.ContactExact)
 	converged := exact && res.Stats.Converged
 	fellBack := !exact && res.Stats.Method != solver.MethodPGS
 	if fellBack {
-		if err := cs.fallback.Solve(p, &cs.result); err != nil && !isSolveError(err) {
+		if err := wk.fallback.Solve(p, &wk.result); err != nil && !isSolveError(err) {
 			return 0, false, false, fmt.Errorf("physics: contact problem: %w", err)
 		}
 	}
@@ -140,14 +215,14 @@ func (cs *contactStage) solveIsland(is int, h float64, models []rigidModel, layo
 		copy(dst, q)
 		// The contact impulse M(q̇ᵗ⁺¹ − q̇ᴾ) (paper eq. 13 rearranged).
 		m := &models[mi]
-		cs.mass = grow(cs.mass, bl.Size*bl.Size)
-		m.MassBlock(cs.mass)
+		wk.mass = grow(wk.mass, bl.Size*bl.Size)
+		m.MassBlock(wk.mass)
 		imp := layout.Span(cs.impulse, mi)
 		qp := layout.Span(qdotP, mi)
 		for r := 0; r < bl.Size; r++ {
 			acc := 0.0
 			for c := 0; c < bl.Size; c++ {
-				acc += cs.mass[r*bl.Size+c] * (q[c] - qp[c])
+				acc += wk.mass[r*bl.Size+c] * (q[c] - qp[c])
 			}
 			imp[r] = acc
 		}
@@ -165,7 +240,8 @@ func (cs *contactStage) solveIsland(is int, h float64, models []rigidModel, layo
 
 // addContact appends contact k to the problem: its Jacobian rows per dynamic side (Γ = ∇x_B − ∇x_A,
 // DESIGN.md), the gap term b, the combined material, and the warm start carried by feature id.
-func (cs *contactStage) addContact(k int, h float64, models []rigidModel, world *collisionWorld, cfg *Config) {
+func (wk *islandWorker) addContact(cs *contactStage, k int) {
+	models, world := cs.models, cs.world
 	ref := cs.refs[k]
 	st := &world.pairs[ref.pair]
 	c := &st.manifold.Points[ref.point]
@@ -173,7 +249,7 @@ func (cs *contactStage) addContact(k int, h float64, models []rigidModel, world 
 	bb := &world.bodies[world.proxies[st.pair.B].body]
 	n := c.Normal
 	t1, t2 := tangentBasis(n)
-	b := gapTerm(c.Gap, h, cfg)
+	b := gapTerm(c.Gap, cs.h, cs.config)
 	sides := [2]*collisionBody{ba, bb}
 	blocks := [2]int{-1, -1}
 	for s, body := range sides {
@@ -193,29 +269,29 @@ func (cs *contactStage) addContact(k int, h float64, models []rigidModel, world 
 	}
 	mu := combineFriction(ba.material[0], bb.material[0])
 	e := combineRestitution(ba.material[1], bb.material[1])
-	idx := cs.problem.AddContact(blocks[0], blocks[1], b, mu, e)
+	idx := wk.problem.AddContact(blocks[0], blocks[1], b, mu, e)
 	for s, body := range sides {
 		if body.model < 0 {
 			continue
 		}
 		m := &models[body.model]
 		size := m.DoFs()
-		cs.jac = grow(cs.jac, 3*size)
-		m.PointJacobian(c.Point, cs.jac)
-		rows := cs.problem.RowsA(idx)
+		wk.jac = grow(wk.jac, 3*size)
+		m.PointJacobian(c.Point, wk.jac)
+		rows := wk.problem.RowsA(idx)
 		sign := -1.0
 		if s == 1 {
-			rows = cs.problem.RowsB(idx)
+			rows = wk.problem.RowsB(idx)
 			sign = 1
 		}
 		for r, d := range [3]mgl64.Vec3{n, t1, t2} {
 			row := rows[r*size : (r+1)*size]
 			for col := 0; col < size; col++ {
-				row[col] = sign * (d[0]*cs.jac[col] + d[1]*cs.jac[size+col] + d[2]*cs.jac[2*size+col])
+				row[col] = sign * (d[0]*wk.jac[col] + d[1]*wk.jac[size+col] + d[2]*wk.jac[2*size+col])
 			}
 		}
 	}
-	con := cs.problem.Contact(idx)
+	con := wk.problem.Contact(idx)
 	con.WarmNormal = st.alpha[ref.point]
 	f := st.friction[ref.point]
 	con.WarmFriction = [2]float64{f.Dot(t1), f.Dot(t2)}

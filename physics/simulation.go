@@ -2,10 +2,10 @@ package physics
 
 import (
 	"fmt"
+	"runtime"
 	"time"
 
 	"github.com/stagger-physics/stagger/ecs"
-	"github.com/stagger-physics/stagger/solver"
 )
 
 // Simulation is the per-world physics state: the buffers one step works in, reused from step to step
@@ -27,7 +27,7 @@ type Simulation struct {
 
 	h         float64 // the current step's length, for gather's broad-phase displacement
 	collision *collisionWorld
-	contact   contactStage
+	contact   *contactStage
 }
 
 // NewSimulation returns a simulation of world's bodies. RigidBody and Collider must be registered.
@@ -43,15 +43,19 @@ func NewSimulation(world *ecs.World, config Config) (*Simulation, error) {
 	if err != nil {
 		return nil, fmt.Errorf("physics: %w", err)
 	}
-	sv, err := solver.NewSolver(config.Solver)
-	if err != nil {
-		return nil, fieldError("Config.Solver", "%v", err)
+	workers := config.Workers
+	if workers == 0 {
+		workers = runtime.NumCPU()
 	}
-	s := &Simulation{config: config, bodies: q, world: world, collision: cw}
-	s.contact.solver = sv
-	s.contact.fallback, err = solver.NewSolver(solver.Options{Method: solver.MethodPGS, Friction: config.Solver.Friction, Tangents: config.Solver.Tangents})
+	cs, err := newContactStage(&config, workers)
 	if err != nil {
-		return nil, fieldError("Config.Solver", "%v", err)
+		return nil, err
+	}
+	s := &Simulation{config: config, bodies: q, world: world, collision: cw, contact: cs}
+	if cs.pool != nil {
+		// The helpers reference only the pool, never the simulation: once the simulation is
+		// unreachable this ends them.
+		runtime.AddCleanup(s, func(p *workerPool) { p.stop() }, cs.pool)
 	}
 	s.gatherFn = s.gatherBody
 	return s, nil

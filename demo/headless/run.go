@@ -32,6 +32,7 @@ func Run(o Options, sc scenes.Scene, p scenes.Params, progress io.Writer) (Resul
 	}
 	cfg.Solver.Epsilon = o.Eps
 	cfg.Solver.MaxIters = o.Iters
+	cfg.Workers = o.Workers
 	if err := app.AddPlugin(physics.NewPlugin(cfg)); err != nil {
 		return Result{}, err
 	}
