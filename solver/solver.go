@@ -120,6 +120,9 @@ type Stats struct {
 	AndersonResets int
 	// BudgetHit reports that TimeBudget stopped the staggered loop.
 	BudgetHit bool
+	// Repairs counts the rounds that made an unconverged answer's friction feasible and
+	// dissipative after the final contact projection (dissipate.go); 0 when none was needed.
+	Repairs int
 	// Scale is the problem's velocity scale max(1, max_k |n_kᵀq̇ᴾ + b_k|) that tolerances multiply.
 	Scale   float64
 	Elapsed time.Duration

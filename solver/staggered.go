@@ -127,6 +127,9 @@ func (s *Solver) solveSP(p *Problem, start time.Time) {
 	copy(s.alpha, s.alphaBest)
 	s.warmContact = true
 	s.projectContact(s.f)
+	if !s.st.Converged {
+		s.st.Repairs = s.makeDissipative()
+	}
 	s.warmContact = false
 }
 

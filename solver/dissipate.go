@@ -1,0 +1,66 @@
+package solver
+
+// Graceful degradation that cannot add energy. When the staggered loop stops before its fixed
+// point, Algorithm 1 (line 16) still ends with an exact contact projection, but the kept friction
+// impulse was projected for another α: after the final P_C some f_k may lie outside μ_kα_kK, or
+// push along the contact's new tangential velocity. The impulse P = Nα + Df changes the kinetic
+// energy by
+//
+//	ΔKE = Pᵀq̇ᵗ⁺¹ − ½(q̇ᵗ⁺¹ − q̇ᴾ)ᵀM(q̇ᵗ⁺¹ − q̇ᴾ) ≤ αᵀNᵀq̇ᵗ⁺¹ + Σ_k f_kᵀs_k = −αᵀb + Σ_k f_kᵀs_k,
+//
+// using complementarity of the exact P_C (s_k is contact k's tangential velocity after the step;
+// restitution terms aside). With b ≥ 0 (touching or speculative contacts) the step therefore
+// cannot gain energy when every f_k is feasible and does no positive work, f_kᵀs_k ≤ 0: the two
+// conditions the maximal dissipation principle (eq. 18) guarantees at the fixed point.
+
+// dissipateRounds bounds the repair rounds; the last one drops every offending friction impulse.
+const dissipateRounds = 4
+
+// makeDissipative repairs s.f after the final contact projection: offending friction impulses are
+// scaled onto their set (infeasible) or dropped (positive work), and the contact projection is
+// redone with the repaired impulse, until no contact offends. It reports the repair rounds run.
+// Dropped friction stays dropped for the step: a step that did not converge slides a little more
+// rather than gain energy.
+func (s *Solver) makeDissipative() int {
+	op := &s.op
+	rounds := 0
+	for ; rounds < dissipateRounds; rounds++ {
+		op.velocity(s.alpha, s.f, s.v)
+		changed := false
+		for k := 0; k < op.m; k++ {
+			f1, f2 := s.f[2*k], s.f[2*k+1]
+			if f1 == 0 && f2 == 0 {
+				continue
+			}
+			rad := op.mu[k] * s.alpha[k]
+			s1, s2 := op.tangentDot(k, s.v)
+			switch {
+			case f1*s1+f2*s2 > 0 || !(rad > 0) || rounds == dissipateRounds-1 && s.gauge(f1, f2) > rad:
+				s.f[2*k], s.f[2*k+1] = 0, 0
+				changed = true
+			case s.gauge(f1, f2) > rad:
+				sc := rad / s.gauge(f1, f2)
+				s.f[2*k], s.f[2*k+1] = f1*sc, f2*sc
+				changed = true
+			}
+		}
+		if !changed {
+			return rounds
+		}
+		s.warmContact = true
+		s.projectContact(s.f)
+	}
+	// The last round dropped every offender; its contact projection may have left new ones (α
+	// shrank again): drop all friction that still offends and project once more. Friction left
+	// on is feasible and dissipative at this velocity or zero.
+	op.velocity(s.alpha, s.f, s.v)
+	for k := 0; k < op.m; k++ {
+		s1, s2 := op.tangentDot(k, s.v)
+		if f1, f2 := s.f[2*k], s.f[2*k+1]; f1*s1+f2*s2 > 0 || s.gauge(f1, f2) > op.mu[k]*s.alpha[k] {
+			clear(s.f)
+			s.projectContact(s.f)
+			break
+		}
+	}
+	return rounds
+}
