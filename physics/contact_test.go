@@ -243,3 +243,37 @@ func TestWorkersGiveIdenticalResults(t *testing.T) {
 		t.Fatalf("the scene had at most %d islands; the test needs many", maxIslands)
 	}
 }
+
+// TestSetSolverAndContacts switches a resting cube's solve to the PGS baseline and back, and reads
+// the contacts: four corners on the ground carrying the cube's weight.
+func TestSetSolverAndContacts(t *testing.T) {
+	const h = 0.01
+	app := newTestApp(t, h, DefaultConfig())
+	spawnGround(t, app.World, mgl64.Vec3{0, 0, 1}, 0.8)
+	spawnCube(t, app.World, mgl64.Vec3{0, 0, 0.5}, mgl64.QuatIdent(), 0.8)
+	sim, _ := SimulationOf(app.World)
+	bad := sim.Config().Solver
+	bad.Method = "magic"
+	if err := sim.SetSolver(bad); err == nil {
+		t.Fatal("an unknown method was accepted")
+	}
+	for _, method := range []string{"pgs", "sp"} {
+		o := sim.Config().Solver
+		o.Method = method
+		if err := sim.SetSolver(o); err != nil {
+			t.Fatal(err)
+		}
+		if err := app.StepFixed(); err != nil {
+			t.Fatal(err)
+		}
+		n, total := 0, 0.0
+		sim.Contacts(func(c ContactPoint) {
+			n++
+			total += c.NormalImpulse * c.Normal[2]
+		})
+		// The ground carries the cube's weight over the step: Σα = m g h (PGS to its tolerance).
+		if want := StandardGravity * h; n != 4 || math.Abs(total-want) > 1e-3*want {
+			t.Errorf("%s: %d contacts carrying %.6g N·s, want 4 carrying %.6g", method, n, total, want)
+		}
+	}
+}

@@ -5,7 +5,9 @@ import (
 	"runtime"
 	"time"
 
+	"github.com/go-gl/mathgl/mgl64"
 	"github.com/stagger-physics/stagger/ecs"
+	"github.com/stagger-physics/stagger/solver"
 )
 
 // Simulation is the per-world physics state: the buffers one step works in, reused from step to step
@@ -182,4 +184,54 @@ func advanceKinematic(b *RigidBody, h float64) {
 	b.Position = b.Position.Add(b.LinearVelocity.Mul(h))
 	wBody := b.Orientation.Conjugate().Rotate(b.AngularVelocity)
 	b.Orientation = normalizeQuat(b.Orientation.Mul(cayleyRotation(wBody.Mul(h))))
+}
+
+// SetSolver replaces the contact solver's options from the next step on, so a game (or the demo)
+// can switch between Staggered Projections and the baselines, or between friction models, while
+// it runs. Invalid options are refused with a *FieldError and change nothing.
+func (s *Simulation) SetSolver(opts solver.Options) error {
+	cfg := s.config
+	cfg.Solver = opts
+	if err := cfg.Validate(); err != nil {
+		return err
+	}
+	cs, err := newContactStage(&cfg, len(s.contact.workers))
+	if err != nil {
+		return err
+	}
+	if s.contact.pool != nil {
+		s.contact.pool.stop()
+	}
+	if cs.pool != nil {
+		runtime.AddCleanup(s, func(p *workerPool) { p.stop() }, cs.pool)
+	}
+	s.config, s.contact = cfg, cs
+	return nil
+}
+
+// ContactPoint is one contact of the last step, for drawing and for game logic.
+type ContactPoint struct {
+	// A and B are the two entities; Normal points from A to B.
+	A, B ecs.Entity
+	// Point is midway between the two surfaces, m; Normal is a unit vector; Gap is the signed
+	// distance before the step's solve, m (negative: penetration).
+	Point, Normal mgl64.Vec3
+	Gap           float64
+	// Normal impulse α and world-frame friction impulse of the step's solve, N·s.
+	NormalImpulse   float64
+	FrictionImpulse mgl64.Vec3
+}
+
+// Contacts calls visit for every contact point of the last step, in a deterministic order.
+func (s *Simulation) Contacts(visit func(ContactPoint)) {
+	for i := range s.collision.pairs {
+		st := &s.collision.pairs[i]
+		for k := 0; k < st.manifold.Count; k++ {
+			c := &st.manifold.Points[k]
+			visit(ContactPoint{
+				A: st.ownerA, B: st.ownerB, Point: c.Point, Normal: c.Normal, Gap: c.Gap,
+				NormalImpulse: st.alpha[k], FrictionImpulse: st.friction[k],
+			})
+		}
+	}
 }
