@@ -21,6 +21,13 @@ type Config struct {
 	// BroadPhaseMargin is how far, m, the broad phase fattens each box, so a body that moves less
 	// than this does not touch the broad phase's tree. Default 0.05.
 	BroadPhaseMargin float64
+	// RestingGap, m, is the gap below which a contact counts as touching: its gap term is 0, so
+	// the solve keeps it from closing further but neither pulls it shut nor pushes it open. Larger
+	// gaps allow approach up to (gap − RestingGap)/h. Gaps within a face differ by round-off
+	// (1e-11 m); without this band a resting face's redundant corners would get gap terms of either
+	// sign, their rows inconsistent, and each step's contact projection would chase which corner to
+	// release (BENCHMARKS.md, "Gap term"). Default 1e-6; must be below ContactMargin.
+	RestingGap float64
 	// PenetrationRecovery is the fraction of a penetration depth that contacts push apart per step
 	// (b_k = PenetrationRecovery·φ_k/h for φ_k < 0). Default 0, the paper's choice: speculative
 	// contacts keep bodies from penetrating in the first place, and any push-out adds energy.
@@ -45,6 +52,7 @@ func DefaultConfig() Config {
 	return Config{
 		Gravity:          mgl64.Vec3{0, 0, -StandardGravity},
 		ContactMargin:    0.02,
+		RestingGap:       1e-6,
 		BroadPhaseMargin: 0.05,
 		MaxRecoverySpeed: 0.1,
 		Solver:           solver.Options{Method: solver.MethodSP, Friction: solver.Disc},
@@ -58,6 +66,9 @@ func (c Config) Validate() error {
 	}
 	if !finite(c.ContactMargin) || c.ContactMargin < 0 {
 		return fieldError("Config.ContactMargin", "must be finite and >= 0, got %v", c.ContactMargin)
+	}
+	if !finite(c.RestingGap) || c.RestingGap < 0 || (c.RestingGap > 0 && c.RestingGap >= c.ContactMargin) {
+		return fieldError("Config.RestingGap", "must be finite, >= 0 and below ContactMargin (%v), got %v", c.ContactMargin, c.RestingGap)
 	}
 	if !finite(c.BroadPhaseMargin) || c.BroadPhaseMargin < 0 {
 		return fieldError("Config.BroadPhaseMargin", "must be finite and >= 0, got %v", c.BroadPhaseMargin)

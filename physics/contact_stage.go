@@ -298,13 +298,17 @@ func (wk *islandWorker) addContact(cs *contactStage, k int) {
 }
 
 // gapTerm is the constant b_k of the contact constraint n_kᵀq̇ + b_k ≥ 0 for a contact with signed
-// gap φ (DESIGN.md, "The formulation"). A speculative contact (φ > 0) allows approach at up to
-// φ/h, so the bodies close the gap in the step but do not pass it. A penetrating contact (φ < 0)
+// gap φ (DESIGN.md, "The formulation"). A speculative contact (φ > RestingGap) allows approach at
+// up to (φ − RestingGap)/h, so the bodies close the gap in the step but do not pass it; a touching
+// one (0 ≤ φ ≤ RestingGap) gets b = 0. A penetrating contact (φ < 0)
 // asks for a separation speed of PenetrationRecovery·|φ|/h, at most MaxRecoverySpeed; with the
 // default recovery of 0 this is the paper's b = 0: no further penetration, and no energy added.
 func gapTerm(gap, h float64, cfg *Config) float64 {
+	if gap >= cfg.RestingGap {
+		return (gap - cfg.RestingGap) / h
+	}
 	if gap >= 0 {
-		return gap / h
+		return 0
 	}
 	return math.Max(cfg.PenetrationRecovery*gap/h, -cfg.MaxRecoverySpeed)
 }

@@ -36,6 +36,22 @@ func (s *Solver) projectContact(f []float64) bool {
 			alpha[k] = 0
 		}
 	}
+	if s.opts.ContactSolver == ContactMPRGP {
+		op.velocity(alpha, f, v)
+		if s.contactError(v) <= tol {
+			return true
+		}
+		if !s.warmContact {
+			for it := 0; it < 3; it++ {
+				s.contactSweep(v)
+			}
+			s.st.ContactSweeps += 3
+		}
+		if s.mprgpContact(f, tol) {
+			return true
+		}
+		return s.contactFallback(f, tol)
+	}
 	cgStart := s.st.ContactCG
 	for round := 0; round < contactRounds && s.st.ContactCG-cgStart < contactCGBudget*m+2000; round++ {
 		op.velocity(alpha, f, v)
@@ -75,11 +91,19 @@ func (s *Solver) projectContact(f []float64) bool {
 			}
 		}
 	}
+	return s.contactFallback(f, tol)
+}
+
+// contactFallback finishes a contact projection whose iterative sub-solver stalled: by the
+// pivoting reference on islands of at most PivotLimit contacts. It reports exactness.
+func (s *Solver) contactFallback(f []float64, tol float64) bool {
+	op := &s.op
+	alpha, v := s.alpha, s.v
 	op.velocity(alpha, f, v)
 	if s.contactError(v) <= tol {
 		return true
 	}
-	if m <= s.opts.PivotLimit {
+	if op.m <= s.opts.PivotLimit {
 		s.st.Fallbacks++
 		ok := s.pivotContact(f)
 		op.velocity(alpha, f, v)

@@ -33,10 +33,18 @@ const (
 type ContactSolver int
 
 const (
+	// ContactMPRGP is Dostál's MPRGP (mprgp.go) in Jacobi-scaled variables, after three projected
+	// Gauss–Seidel sweeps when cold: conjugate gradients on the free face with feasible step
+	// lengths, expansion and proportioning steps, monotone in the objective, so nearly redundant
+	// contacts cannot make it diverge. Falls back to ContactPivot on small islands if it stalls.
+	// The default.
+	ContactMPRGP ContactSolver = iota
 	// ContactPGSSM is projected Gauss–Seidel sweeps finished by Jacobi-preconditioned conjugate
 	// gradients on the predicted active set, repeated until the LCP holds to ContactTol (course
-	// notes §3.2.6), falling back to ContactPivot on small islands if it stalls. The default.
-	ContactPGSSM ContactSolver = iota
+	// notes §3.2.6), falling back to ContactPivot on small islands if it stalls. Fast on exactly
+	// redundant contacts, but its clip-and-resolve loop can stall on nearly redundant ones whose
+	// gap terms differ (BENCHMARKS.md).
+	ContactPGSSM
 	// ContactPivot is Baraff's (1994) Dantzig-style principal pivoting on the dense Delassus
 	// matrix: exact in finitely many pivots, O(m³) and more; the reference, for small islands.
 	ContactPivot
@@ -59,7 +67,7 @@ type Options struct {
 	// TimeBudget, if positive, bounds the wall time of one Solve: the staggered loop stops early
 	// and returns the best iterate, contact-exact (paper §7, graceful degradation).
 	TimeBudget time.Duration
-	// ContactSolver picks the contact projection's sub-solver (default ContactPGSSM).
+	// ContactSolver picks the contact projection's sub-solver (default ContactMPRGP).
 	ContactSolver ContactSolver
 	// ContactTol is the accuracy of the contact projection in velocity units relative to the
 	// problem's velocity scale max(1, max_k |n_kᵀq̇ᴾ + b_k|): every contact ends with
@@ -187,6 +195,7 @@ type Solver struct {
 	alpha, alphaBest []float64 // m
 	f, fBest, x      []float64 // 2m
 	w, r, z, p, q    []float64 // m (contact CG)
+	sd, isd          []float64 // m: √A_kk and its inverse (MPRGP scaling)
 	fr, fz, fp, fq   []float64 // 2m (friction CG)
 	ja, jf           []float64 // joint candidate (m, 2m)
 	jr, jz, jp, jq   []float64 // 3m (joint CG)
@@ -328,6 +337,8 @@ func (s *Solver) prepare(p *Problem) {
 	s.z = growF(s.z, m)
 	s.p = growF(s.p, m)
 	s.q = growF(s.q, m)
+	s.sd = growF(s.sd, m)
+	s.isd = growF(s.isd, m)
 	s.active = growI(s.active, m)
 	for k := range p.contacts {
 		c := &p.contacts[k]
