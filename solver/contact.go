@@ -17,43 +17,73 @@ const (
 	contactRounds   = 40 // PGS-SM rounds before falling back
 	contactReSolves = 8  // clip-and-resolve passes per round
 	contactCGBudget = 20 // CG iterations per contact (plus 2,000) before giving up or falling back
+	autoCGBudget    = 3  // ContactAuto: PGS-SM's CG iterations per contact (plus 200) before MPRGP
 )
 
 // projectContact solves P_C for the friction impulse f, warm-started from s.alpha, which it
 // overwrites. On return s.v = q̇ᴾ + M⁻¹(Nα + f) and the result reports exactness.
 func (s *Solver) projectContact(f []float64) bool {
-	if s.opts.ContactSolver == ContactPivot {
-		ok := s.pivotContact(f)
-		s.op.velocity(s.alpha, f, s.v)
-		return ok
-	}
 	op := &s.op
 	m := op.m
 	alpha, v := s.alpha, s.v
 	tol := s.opts.ContactTol * s.scale
+	if s.opts.ContactSolver == ContactPivot {
+		ok := s.pivotContact(f)
+		op.velocity(alpha, f, v)
+		return ok
+	}
 	for k := 0; k < m; k++ {
 		if !(alpha[k] > 0) {
 			alpha[k] = 0
 		}
 	}
-	if s.opts.ContactSolver == ContactMPRGP {
-		op.velocity(alpha, f, v)
-		if s.contactError(v) <= tol {
-			return true
-		}
-		if !s.warmContact {
-			for it := 0; it < 3; it++ {
-				s.contactSweep(v)
-			}
-			s.st.ContactSweeps += 3
-		}
-		if s.mprgpContact(f, tol) {
-			return true
-		}
-		return s.contactFallback(f, tol)
+	op.velocity(alpha, f, v)
+	if s.contactError(v) <= tol {
+		return true
 	}
+	switch s.opts.ContactSolver {
+	case ContactPGSSM:
+		if s.pgssmContact(f, tol, contactCGBudget*m+2000) {
+			return true
+		}
+	case ContactMPRGP:
+		if s.mprgpFrom(f, tol) {
+			return true
+		}
+	default:
+		// PGS-SM with a small budget, then MPRGP from the same start.
+		copy(s.alphaSave, alpha)
+		if s.pgssmContact(f, tol, autoCGBudget*m+200) {
+			return true
+		}
+		copy(alpha, s.alphaSave)
+		op.velocity(alpha, f, v)
+		if s.mprgpFrom(f, tol) {
+			return true
+		}
+	}
+	return s.contactFallback(f, tol)
+}
+
+// mprgpFrom runs MPRGP after three projected Gauss–Seidel sweeps when the start is cold.
+func (s *Solver) mprgpFrom(f []float64, tol float64) bool {
+	if !s.warmContact {
+		for it := 0; it < 3; it++ {
+			s.contactSweep(s.v)
+		}
+		s.st.ContactSweeps += 3
+	}
+	return s.mprgpContact(f, tol)
+}
+
+// pgssmContact runs PGS-SM rounds from s.alpha (with s.v consistent) until the LCP holds to tol
+// or cgBudget conjugate-gradient iterations are spent, and reports success.
+func (s *Solver) pgssmContact(f []float64, tol float64, cgBudget int) bool {
+	op := &s.op
+	m := op.m
+	alpha, v := s.alpha, s.v
 	cgStart := s.st.ContactCG
-	for round := 0; round < contactRounds && s.st.ContactCG-cgStart < contactCGBudget*m+2000; round++ {
+	for round := 0; round < contactRounds && s.st.ContactCG-cgStart < cgBudget; round++ {
 		op.velocity(alpha, f, v)
 		if s.contactError(v) <= tol {
 			return true
@@ -91,7 +121,8 @@ func (s *Solver) projectContact(f []float64) bool {
 			}
 		}
 	}
-	return s.contactFallback(f, tol)
+	op.velocity(alpha, f, v)
+	return s.contactError(v) <= tol
 }
 
 // contactFallback finishes a contact projection whose iterative sub-solver stalled: by the

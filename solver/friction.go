@@ -35,10 +35,15 @@ func (s *Solver) projectFriction(f []float64, tol float64, maxSweeps int, deadli
 	s.fdeadline = deadline
 	sweeps := 0
 	cgStart := s.st.FrictionCG
-	for round := 0; round < frictionRounds && sweeps < maxSweeps && s.st.FrictionCG-cgStart < frictionCGBudget*op.m+2000; round++ {
+	subspace := true
+	for round := 0; sweeps < maxSweeps; round++ {
 		n := 2
-		if round == 0 {
+		switch {
+		case round == 0:
 			n = 1
+		case !subspace || round >= frictionRounds || s.st.FrictionCG-cgStart >= frictionCGBudget*op.m+2000:
+			subspace = false
+			n = maxSweeps
 		}
 		worst := 0.0
 		for i := 0; i < n && sweeps < maxSweeps; i++ {
@@ -47,15 +52,49 @@ func (s *Solver) projectFriction(f []float64, tol float64, maxSweeps int, deadli
 			if worst <= tol {
 				return sweeps
 			}
+			if i%16 == 15 && !deadline.IsZero() && time.Now().After(deadline) {
+				return sweeps
+			}
 		}
 		if !deadline.IsZero() && time.Now().After(deadline) {
 			break
 		}
-		if s.frictionSubspace(f, tol) {
-			s.frictionClip(f)
+		if subspace && !s.frictionSubspaceStep(f, tol) {
+			subspace = false
 		}
 	}
 	return sweeps
+}
+
+// frictionSubspaceStep runs frictionSubspace and frictionClip, and keeps the result only if it
+// lowered the projection's objective ½‖q̇‖²_M. On nearly redundant sticking contacts the subspace
+// system is nearly singular, CG may head far along its near-null direction, and clipping the result
+// back into the sets can then land above where the sweeps were; such a step is undone, and it
+// reports false so that the projection goes on with sweeps alone.
+func (s *Solver) frictionSubspaceStep(f []float64, tol float64) bool {
+	op := &s.op
+	copy(s.fSave, f)
+	copy(s.vSave, s.v)
+	for k := 0; k < op.m; k++ {
+		s.tSave[2*k], s.tSave[2*k+1] = op.tangentDot(k, s.v)
+	}
+	if !s.frictionSubspace(f, tol) {
+		return true
+	}
+	s.frictionClip(f)
+	// The objective is quadratic in f with gradient the tangential velocities, so its change is
+	// ½ Δfᵀ(s_old + s_new) exactly.
+	change := 0.0
+	for k := 0; k < op.m; k++ {
+		n1, n2 := op.tangentDot(k, s.v)
+		change += (f[2*k]-s.fSave[2*k])*(s.tSave[2*k]+n1) + (f[2*k+1]-s.fSave[2*k+1])*(s.tSave[2*k+1]+n2)
+	}
+	if change <= 0 {
+		return true
+	}
+	copy(f, s.fSave)
+	copy(s.v, s.vSave)
+	return false
 }
 
 // frictionSweep is one block Gauss–Seidel sweep with the exact per-contact sub-problem. It returns

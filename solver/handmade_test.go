@@ -88,7 +88,7 @@ func boxOnPlane(p *Problem, vel mgl64.Vec3, mu float64) {
 
 func TestBoxOnPlaneRedundantCorners(t *testing.T) {
 	for _, md := range models {
-		for _, cs := range []ContactSolver{ContactMPRGP, ContactPGSSM, ContactPivot} {
+		for _, cs := range []ContactSolver{ContactAuto, ContactMPRGP, ContactPGSSM, ContactPivot} {
 			o := md.opts
 			o.ContactSolver = cs
 			s := mustSolver(t, o)

@@ -33,18 +33,22 @@ const (
 type ContactSolver int
 
 const (
+	// ContactAuto runs PGS-SM (below) with a small budget of conjugate-gradient iterations, about
+	// three per contact, and, if it has not converged, MPRGP from the same start; then, on small
+	// islands, the pivoting reference. PGS-SM is the faster on consistent problems (tall stacks,
+	// resting piles), MPRGP the one that cannot diverge. The default.
+	ContactAuto ContactSolver = iota
+	// ContactPGSSM is projected Gauss–Seidel sweeps finished by Jacobi-preconditioned conjugate
+	// gradients on the predicted active set, repeated until the LCP holds to ContactTol (course
+	// notes §3.2.6), falling back to ContactPivot on small islands if it stalls. Its
+	// clip-and-resolve loop can stall on nearly redundant contacts whose gap terms differ
+	// (BENCHMARKS.md).
+	ContactPGSSM
 	// ContactMPRGP is Dostál's MPRGP (mprgp.go) in Jacobi-scaled variables, after three projected
 	// Gauss–Seidel sweeps when cold: conjugate gradients on the free face with feasible step
 	// lengths, expansion and proportioning steps, monotone in the objective, so nearly redundant
 	// contacts cannot make it diverge. Falls back to ContactPivot on small islands if it stalls.
-	// The default.
-	ContactMPRGP ContactSolver = iota
-	// ContactPGSSM is projected Gauss–Seidel sweeps finished by Jacobi-preconditioned conjugate
-	// gradients on the predicted active set, repeated until the LCP holds to ContactTol (course
-	// notes §3.2.6), falling back to ContactPivot on small islands if it stalls. Fast on exactly
-	// redundant contacts, but its clip-and-resolve loop can stall on nearly redundant ones whose
-	// gap terms differ (BENCHMARKS.md).
-	ContactPGSSM
+	ContactMPRGP
 	// ContactPivot is Baraff's (1994) Dantzig-style principal pivoting on the dense Delassus
 	// matrix: exact in finitely many pivots, O(m³) and more; the reference, for small islands.
 	ContactPivot
@@ -67,13 +71,13 @@ type Options struct {
 	// TimeBudget, if positive, bounds the wall time of one Solve: the staggered loop stops early
 	// and returns the best iterate, contact-exact (paper §7, graceful degradation).
 	TimeBudget time.Duration
-	// ContactSolver picks the contact projection's sub-solver (default ContactMPRGP).
+	// ContactSolver picks the contact projection's sub-solver (default ContactAuto).
 	ContactSolver ContactSolver
 	// ContactTol is the accuracy of the contact projection in velocity units relative to the
 	// problem's velocity scale max(1, max_k |n_kᵀq̇ᴾ + b_k|): every contact ends with
 	// min(A_kk α_k, w_k) within ContactTol·scale of zero. Default 1e-10.
 	ContactTol float64
-	// PivotLimit is the largest island (in contacts) on which ContactPGSSM falls back to the
+	// PivotLimit is the largest island (in contacts) on which the iterative sub-solvers fall back to the
 	// pivoting reference when it stalls; default 400.
 	PivotLimit int
 	// FrictionTol stops the friction projection's block Gauss–Seidel when no contact's tangential
@@ -196,6 +200,9 @@ type Solver struct {
 	f, fBest, x      []float64 // 2m
 	w, r, z, p, q    []float64 // m (contact CG)
 	sd, isd          []float64 // m: √A_kk and its inverse (MPRGP scaling)
+	alphaSave        []float64 // m: ContactAuto's start, for MPRGP after PGS-SM
+	fSave, tSave     []float64 // 2m: friction and tangential velocities before a subspace step
+	vSave            []float64 // ndof: the velocity before a friction subspace step
 	fr, fz, fp, fq   []float64 // 2m (friction CG)
 	ja, jf           []float64 // joint candidate (m, 2m)
 	jr, jz, jp, jq   []float64 // 3m (joint CG)
@@ -339,6 +346,10 @@ func (s *Solver) prepare(p *Problem) {
 	s.q = growF(s.q, m)
 	s.sd = growF(s.sd, m)
 	s.isd = growF(s.isd, m)
+	s.alphaSave = growF(s.alphaSave, m)
+	s.fSave = growF(s.fSave, 2*m)
+	s.tSave = growF(s.tSave, 2*m)
+	s.vSave = growF(s.vSave, n)
 	s.active = growI(s.active, m)
 	for k := range p.contacts {
 		c := &p.contacts[k]

@@ -54,10 +54,10 @@ func (s *Solver) solveSP(p *Problem, start time.Time) {
 	// point to working accuracy; otherwise the loop runs on with full-accuracy projections. The contact projection stays exact: inexact ones cost more iterations than they
 	// save (BENCHMARKS.md).
 	// A warm start is expected to be near the fixed point: its first projection is full-accuracy.
-	tight := false
+	tight, warm := false, false
 	for _, fk := range x {
 		if fk != 0 {
-			tight = true
+			warm = true
 			break
 		}
 	}
@@ -66,7 +66,7 @@ func (s *Solver) solveSP(p *Problem, start time.Time) {
 	for i := 1; i <= s.opts.MaxIters; i++ {
 		itStart := time.Now()
 		ft := ftol
-		if !tight {
+		if !tight && !(warm && i == 1) {
 			ft = math.Max(ftol, loose)
 		}
 		// Line 5: Nα^i ← P_C(−Mq̇ᴾ − f^{i−1}).
