@@ -10,9 +10,11 @@ import (
 	"github.com/stagger-physics/stagger/solver"
 )
 
-// contactRef names one contact point of the step: point i of pair p.
+// contactRef names one contact point of the step, point i of pair p, with the tangent basis of its
+// normal (tangentBasis), computed once per distinct normal of a manifold.
 type contactRef struct {
 	pair, point int
+	t1, t2      mgl64.Vec3
 }
 
 // contactStage turns the step's manifolds into one solver.Problem per island, solves each with
@@ -94,9 +96,16 @@ func (cs *contactStage) run(h float64, models []rigidModel, layout *Layout, qdot
 	st.minGap = math.Inf(1)
 	cs.refs = cs.refs[:0]
 	for p := range world.pairs {
-		for i := 0; i < world.pairs[p].manifold.Count; i++ {
-			cs.refs = append(cs.refs, contactRef{pair: p, point: i})
-			st.minGap = math.Min(st.minGap, world.pairs[p].manifold.Points[i].Gap)
+		mf := &world.pairs[p].manifold
+		var n, t1, t2 mgl64.Vec3
+		for i := 0; i < mf.Count; i++ {
+			c := &mf.Points[i]
+			if i == 0 || c.Normal != n {
+				n = c.Normal
+				t1, t2 = tangentBasis(n)
+			}
+			cs.refs = append(cs.refs, contactRef{pair: p, point: i, t1: t1, t2: t2})
+			st.minGap = math.Min(st.minGap, c.Gap)
 		}
 	}
 	st.contacts = len(cs.refs)
@@ -230,8 +239,7 @@ func (wk *islandWorker) solveIsland(cs *contactStage, is int) (int, bool, bool, 
 	for j, k := range contacts {
 		ref := cs.refs[k]
 		st := &world.pairs[ref.pair]
-		c := &st.manifold.Points[ref.point]
-		t1, t2 := tangentBasis(c.Normal)
+		t1, t2 := ref.t1, ref.t2
 		st.alpha[ref.point] = res.Alpha[j]
 		st.friction[ref.point] = t1.Mul(res.Friction[2*j]).Add(t2.Mul(res.Friction[2*j+1]))
 	}
@@ -248,7 +256,7 @@ func (wk *islandWorker) addContact(cs *contactStage, k int) {
 	ba := &world.bodies[world.proxies[st.pair.A].body]
 	bb := &world.bodies[world.proxies[st.pair.B].body]
 	n := c.Normal
-	t1, t2 := tangentBasis(n)
+	t1, t2 := ref.t1, ref.t2
 	b := gapTerm(c.Gap, cs.h, cs.config)
 	sides := [2]*collisionBody{ba, bb}
 	blocks := [2]int{-1, -1}
