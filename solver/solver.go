@@ -221,8 +221,9 @@ type Solver struct {
 	lemkeFailure string
 
 	st Stats
-	// warmContact tells projectContact that s.alpha came from a previous projection.
-	warmContact bool
+	// warmContact tells projectContact that s.alpha came from a previous projection; warmAlpha
+	// that the problem supplied a nonzero warm normal impulse (last step's answer).
+	warmContact, warmAlpha bool
 	// bestExact: the kept (α, f) pair is an exact contact projection of f.
 	bestExact bool
 	// fdeadline is the current friction projection's deadline (zero: none).
@@ -351,9 +352,13 @@ func (s *Solver) prepare(p *Problem) {
 	s.tSave = growF(s.tSave, 2*m)
 	s.vSave = growF(s.vSave, n)
 	s.active = growI(s.active, m)
+	s.warmAlpha = false
 	for k := range p.contacts {
 		c := &p.contacts[k]
 		s.alpha[k] = math.Max(c.WarmNormal, 0)
+		if s.alpha[k] > 0 {
+			s.warmAlpha = true
+		}
 		s.f[2*k], s.f[2*k+1] = c.WarmFriction[0], c.WarmFriction[1]
 	}
 	// velocity scale: max(1, max_k |n_kᵀq̇ᴾ + b_k|)

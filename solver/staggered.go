@@ -70,7 +70,7 @@ func (s *Solver) solveSP(p *Problem, start time.Time) {
 			ft = math.Max(ftol, loose)
 		}
 		// Line 5: Nα^i ← P_C(−Mq̇ᴾ − f^{i−1}).
-		s.warmContact = i > 1
+		s.warmContact = i > 1 || s.warmAlpha
 		contactOK := s.projectContact(x)
 		lastContact = time.Since(itStart)
 		// Line 6: f^i ← P_F(α^i)(−Mq̇ᴾ − Nα^i), warm-started from f^{i−1}.
