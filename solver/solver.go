@@ -1,6 +1,7 @@
 package solver
 
 import (
+	"fmt"
 	"math"
 	"time"
 )
@@ -311,6 +312,12 @@ func (s *Solver) Solve(p *Problem, res *Result) error {
 		s.solveSP(p, start)
 	}
 	s.finish(res, start)
+	if err == nil && s.opts.Method == MethodSP && !res.Stats.ContactExact {
+		// SP promises contact exactness; an answer without it is the best available, not a
+		// converged one.
+		res.Stats.Converged = false
+		err = &SolveError{Method: MethodSP, Reason: fmt.Sprintf("contact projection inexact: LCP residual %.3g m/s", res.Stats.ContactError)}
+	}
 	return err
 }
 
