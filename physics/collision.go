@@ -19,6 +19,9 @@ type collisionBody struct {
 	material [2]float64 // friction, restitution
 	// sweep bounds how far any point of the body can move over the step, m.
 	sweep float64
+	// still: the body cannot move this step unless its island wakes — a static body, or a
+	// dynamic one asleep. A pair of still bodies keeps last step's manifold.
+	still bool
 }
 
 // proxyRecord is the collision world's record of one broad-phase entry, indexed by ProxyID.
@@ -76,7 +79,7 @@ func (c *collisionWorld) begin(h float64) {
 // addBody places entity e's collider for this step, adding or updating its broad-phase entry.
 // displacement is the body's expected motion over the step and sweep a bound on how far any of
 // its points can move (see sweepBound).
-func (c *collisionWorld) addBody(e ecs.Entity, b *RigidBody, shape collide.Shape, model int, displacement mgl64.Vec3, sweep float64) error {
+func (c *collisionWorld) addBody(e ecs.Entity, b *RigidBody, shape collide.Shape, model int, displacement mgl64.Vec3, sweep float64, still bool) error {
 	pose := collide.Pose{Position: b.Position, Rotation: b.Orientation}
 	bounds := shape.Bounds(pose)
 	if b.Kind == Static {
@@ -105,7 +108,7 @@ func (c *collisionWorld) addBody(e ecs.Entity, b *RigidBody, shape collide.Shape
 	c.proxies[id].body = len(c.bodies)
 	c.bodies = append(c.bodies, collisionBody{
 		entity: e, body: b, shape: shape, pose: pose, model: model, proxy: id,
-		material: [2]float64{b.Friction, b.Restitution}, sweep: sweep,
+		material: [2]float64{b.Friction, b.Restitution}, sweep: sweep, still: still,
 	})
 	return nil
 }
@@ -149,6 +152,13 @@ func (c *collisionWorld) collide(margin float64) error {
 		var prev *pairState
 		if j < len(old) && old[j].pair == pr && old[j].ownerA == a.entity && old[j].ownerB == b.entity {
 			prev = &old[j]
+		}
+		if a.still && b.still {
+			// Neither body has moved since last step: last step's contact, if any, stands.
+			if prev != nil {
+				c.pairs = append(c.pairs, *prev)
+			}
+			continue
 		}
 		c.pairs = append(c.pairs, pairState{pair: pr, ownerA: a.entity, ownerB: b.entity})
 		st := &c.pairs[len(c.pairs)-1]

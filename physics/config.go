@@ -21,9 +21,9 @@ type Config struct {
 	// BroadPhaseMargin is how far, m, the broad phase fattens each box, so a body that moves less
 	// than this does not touch the broad phase's tree. Default 0.05.
 	BroadPhaseMargin float64
-	// RestingGap, m, is the gap below which a contact counts as touching: its gap term is 0, so
+	// RestingGap, m, is the gap up to which a contact counts as touching: its gap term is 0, so
 	// the solve keeps it from closing further but neither pulls it shut nor pushes it open. Larger
-	// gaps allow approach up to (gap − RestingGap)/h. Gaps within a face differ by round-off
+	// gaps allow approach up to gap/h. Gaps within a face differ by round-off
 	// (1e-11 m); without this band a resting face's redundant corners would get gap terms of either
 	// sign, their rows inconsistent, and each step's contact projection would chase which corner to
 	// release (BENCHMARKS.md, "Gap term"). Default 1e-6; must be below ContactMargin.
@@ -36,6 +36,13 @@ type Config struct {
 	// Default 0.1.
 	MaxRecoverySpeed float64
 
+	// SleepTime is how long, s, every body of an island must stay below SleepLinear and
+	// SleepAngular before the island sleeps; 0 never sleeps. Default 0.5.
+	SleepTime float64
+	// SleepLinear (m/s) and SleepAngular (rad/s) are the speeds below which a body counts as at
+	// rest. Defaults 0.01 m/s and 0.035 rad/s (2°/s).
+	SleepLinear, SleepAngular float64
+
 	// Workers is the number of goroutines that solve contact islands in parallel; 0 selects one
 	// per CPU. Results are bit-identical for any number of workers.
 	Workers int
@@ -47,7 +54,8 @@ type Config struct {
 }
 
 // DefaultConfig returns Earth gravity along −z, a 2 cm speculative margin, no penetration
-// recovery, and Staggered Projections with the exact disc friction model.
+// recovery, islands that sleep after 0.5 s at rest, one worker per CPU, and Staggered Projections
+// with the exact disc friction model.
 func DefaultConfig() Config {
 	return Config{
 		Gravity:          mgl64.Vec3{0, 0, -StandardGravity},
@@ -55,6 +63,9 @@ func DefaultConfig() Config {
 		RestingGap:       1e-6,
 		BroadPhaseMargin: 0.05,
 		MaxRecoverySpeed: 0.1,
+		SleepTime:        0.5,
+		SleepLinear:      0.01,
+		SleepAngular:     0.035,
 		Solver:           solver.Options{Method: solver.MethodSP, Friction: solver.Disc},
 	}
 }
@@ -78,6 +89,14 @@ func (c Config) Validate() error {
 	}
 	if !finite(c.MaxRecoverySpeed) || c.MaxRecoverySpeed < 0 {
 		return fieldError("Config.MaxRecoverySpeed", "must be finite and >= 0, got %v", c.MaxRecoverySpeed)
+	}
+	for _, f := range []struct {
+		name string
+		v    float64
+	}{{"Config.SleepTime", c.SleepTime}, {"Config.SleepLinear", c.SleepLinear}, {"Config.SleepAngular", c.SleepAngular}} {
+		if !finite(f.v) || f.v < 0 {
+			return fieldError(f.name, "must be finite and >= 0, got %v", f.v)
+		}
 	}
 	if c.Workers < 0 {
 		return fieldError("Config.Workers", "must be >= 0, got %d", c.Workers)

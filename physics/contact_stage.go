@@ -41,6 +41,9 @@ type contactStage struct {
 	qdot     []float64       // q̇ᵗ⁺¹ in the step's layout (valid for bodies in an island)
 	impulse  []float64       // M(q̇ᵗ⁺¹ − q̇ᴾ) in the step's layout
 	outcomes []islandOutcome // per island
+	// asleep is per model whether the body sleeps: read at the start of run, and cleared for the
+	// bodies of every island that has to be solved (sleeping.go).
+	asleep []bool
 }
 
 // islandWorker is one worker's solvers and scratch buffers.
@@ -61,6 +64,9 @@ type islandOutcome struct {
 	iterations          int
 	converged, fellBack bool
 	err                 error
+	// sleeping: every body of the island sleeps and nothing touches it that moves; the island is
+	// not solved and its bodies stay where they are.
+	sleeping bool
 }
 
 // newContactStage returns a stage with workers solvers configured by cfg.
@@ -86,6 +92,7 @@ func newContactStage(cfg *Config, workers int) (*contactStage, error) {
 // contactStats is what the stage reports about one step.
 type contactStats struct {
 	contacts, islands, iterations, converged, fallbacks int
+	sleeping                                            int // islands left asleep
 	minGap                                              float64
 }
 
@@ -137,11 +144,13 @@ func (cs *contactStage) run(h float64, models []rigidModel, layout *Layout, qdot
 		cs.outcomes = make([]islandOutcome, st.islands)
 	}
 	cs.outcomes = cs.outcomes[:st.islands]
+	st.sleeping = cs.markSleepingIslands(world)
+	st.islands -= st.sleeping
 	cs.h, cs.models, cs.layout, cs.qdotP, cs.world, cs.config = h, models, layout, qdotP, world, cfg
 	cs.next.Store(0)
 	helpers := 0
 	if cs.pool != nil {
-		helpers = max(0, min(len(cs.workers)-1, st.islands-1))
+		helpers = max(0, min(len(cs.workers)-1, len(cs.outcomes)-1))
 		cs.pool.start(cs, helpers)
 	}
 	cs.work(0)
@@ -173,6 +182,9 @@ func (cs *contactStage) work(w int) {
 			return
 		}
 		o := &cs.outcomes[is]
+		if o.sleeping {
+			continue
+		}
 		o.iterations, o.converged, o.fellBack, o.err = cs.workers[w].solveIsland(cs, is)
 	}
 }
@@ -307,13 +319,13 @@ func (wk *islandWorker) addContact(cs *contactStage, k int) {
 
 // gapTerm is the constant b_k of the contact constraint n_kᵀq̇ + b_k ≥ 0 for a contact with signed
 // gap φ (DESIGN.md, "The formulation"). A speculative contact (φ > RestingGap) allows approach at
-// up to (φ − RestingGap)/h, so the bodies close the gap in the step but do not pass it; a touching
-// one (0 ≤ φ ≤ RestingGap) gets b = 0. A penetrating contact (φ < 0)
+// up to φ/h, so the bodies close the gap in the step but do not pass it; a touching one
+// (0 ≤ φ ≤ RestingGap) gets b = 0, which neither pulls it shut nor lets it close. A penetrating contact (φ < 0)
 // asks for a separation speed of PenetrationRecovery·|φ|/h, at most MaxRecoverySpeed; with the
 // default recovery of 0 this is the paper's b = 0: no further penetration, and no energy added.
 func gapTerm(gap, h float64, cfg *Config) float64 {
-	if gap >= cfg.RestingGap {
-		return (gap - cfg.RestingGap) / h
+	if gap > cfg.RestingGap {
+		return gap / h
 	}
 	if gap >= 0 {
 		return 0

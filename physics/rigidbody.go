@@ -39,6 +39,28 @@ type RigidBody struct {
 	Friction float64
 	// Restitution is the coefficient e in [0, 1] used by this body's contacts.
 	Restitution float64
+
+	// Sleeping reports that the body rests in a sleeping island (Config.SleepTime): steps leave
+	// it in place with zero velocity and do no collision or solver work for its island until
+	// something wakes it — an awake body touching the island, its support going away, or the game
+	// changing the body (its pose or velocities, or setting Sleeping to false). A game may also
+	// set Sleeping on a dynamic body to put it to sleep where it is; its velocities are zeroed.
+	Sleeping bool
+
+	asleep  bool      // the simulation's own record of Sleeping, to tell the game's changes apart
+	rest    float64   // seconds the body has stayed below the sleep thresholds
+	written bodyState // the state the step last wrote or put to sleep, to notice changes by the game
+}
+
+// bodyState is the part of a RigidBody the step writes.
+type bodyState struct {
+	position, linear, angular mgl64.Vec3
+	orientation               mgl64.Quat
+}
+
+// state returns the body's current bodyState.
+func (b *RigidBody) state() bodyState {
+	return bodyState{position: b.Position, linear: b.LinearVelocity, angular: b.AngularVelocity, orientation: b.Orientation}
 }
 
 // DefaultFriction is the friction coefficient NewDynamic and NewStatic give a body.
@@ -138,4 +160,33 @@ func (b *RigidBody) normalizeOrientation() {
 	case n != 1:
 		b.Orientation = mgl64.Quat{W: q.W / n, V: q.V.Mul(1 / n)}
 	}
+}
+
+// wakeOrSleepByGame applies what the game did to a dynamic body's sleep state since the last step:
+// a sleeping body the game moved, pushed or set awake wakes; a body the game set Sleeping on falls
+// asleep where it is. It reports whether the body is asleep for this step.
+func (b *RigidBody) wakeOrSleepByGame() bool {
+	switch {
+	case b.Sleeping && b.asleep:
+		if b.state() != b.written {
+			b.wake()
+		}
+	case b.Sleeping:
+		b.sleep()
+	case b.asleep:
+		b.wake()
+	}
+	return b.asleep
+}
+
+// wake marks the body awake, its rest time restarting.
+func (b *RigidBody) wake() {
+	b.Sleeping, b.asleep, b.rest = false, false, 0
+}
+
+// sleep marks the body asleep with zero velocities and records the state to watch.
+func (b *RigidBody) sleep() {
+	b.Sleeping, b.asleep = true, true
+	b.LinearVelocity, b.AngularVelocity = mgl64.Vec3{}, mgl64.Vec3{}
+	b.written = b.state()
 }

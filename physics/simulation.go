@@ -23,6 +23,7 @@ type Simulation struct {
 
 	models     []rigidModel
 	components []*RigidBody
+	asleep     []bool // per model: asleep at the start of the step (sleeping.go)
 	kinematic  []*RigidBody
 	layout     Layout
 	qdotP      []float64
@@ -96,22 +97,12 @@ func (s *Simulation) Step(h float64, tick uint64) error {
 	if err := s.collision.collide(s.config.ContactMargin); err != nil {
 		return err
 	}
+	s.contact.asleep = s.asleep
 	cst, err := s.contact.run(h, s.models, &s.layout, s.qdotP, s.collision, &s.config)
 	if err != nil {
 		return err
 	}
-	nonFinite := 0
-	for i := range s.models {
-		m := &s.models[i]
-		if s.contact.isl.islandOf[i] >= 0 {
-			m.Advance(h, s.layout.Span(s.contact.qdot, i), s.layout.Span(s.contact.impulse, i))
-		} else {
-			m.Advance(h, s.layout.Span(s.qdotP, i), nil)
-		}
-		if !m.store(s.components[i]) {
-			nonFinite++
-		}
-	}
+	nonFinite, sleeping := s.advance(h)
 	for _, b := range s.kinematic {
 		advanceKinematic(b, h)
 	}
@@ -125,6 +116,7 @@ func (s *Simulation) Step(h float64, tick uint64) error {
 		Iterations: cst.iterations,
 		Converged:  cst.converged,
 		Fallbacks:  cst.fallbacks,
+		Sleeping:   sleeping,
 		MinGap:     cst.minGap,
 		NonFinite:  nonFinite,
 		Elapsed:    time.Since(start),
@@ -136,6 +128,7 @@ func (s *Simulation) Step(h float64, tick uint64) error {
 func (s *Simulation) gather() error {
 	s.models = s.models[:0]
 	s.components = s.components[:0]
+	s.asleep = s.asleep[:0]
 	s.kinematic = s.kinematic[:0]
 	s.layout.Reset()
 	s.gatherErr = nil
@@ -156,8 +149,11 @@ func (s *Simulation) gatherBody(e ecs.Entity, b *RigidBody) {
 		return
 	}
 	model := -1
+	still := b.Kind == Static
 	switch b.Kind {
 	case Dynamic:
+		still = b.wakeOrSleepByGame()
+		s.asleep = append(s.asleep, still)
 		model = len(s.models)
 		s.models = append(s.models, rigidModel{})
 		s.models[model].load(b)
@@ -173,7 +169,7 @@ func (s *Simulation) gatherBody(e ecs.Entity, b *RigidBody) {
 		if b.Kind == Dynamic {
 			speed += s.config.Gravity.Len() * s.h
 		}
-		if err := s.collision.addBody(e, b, collider.Shape, model, v.Mul(s.h), speed*s.h); err != nil {
+		if err := s.collision.addBody(e, b, collider.Shape, model, v.Mul(s.h), speed*s.h, still); err != nil {
 			s.gatherErr = err
 		}
 	}

@@ -8,8 +8,9 @@ type StepStats struct {
 	Bodies   int    // bodies in the world, any kind
 	Dynamic  int    // dynamic bodies stepped
 	DoFs     int    // generalized velocity entries of the dynamic bodies
-	Contacts int    // contact points in the step's problems
-	Islands  int    // contact islands solved
+	Contacts int    // contact points, those of sleeping islands included
+	Islands  int    // contact islands solved (sleeping islands are not)
+	Sleeping int    // dynamic bodies asleep after the step
 	// Iterations sums the staggered iterations of the step's island solves; Converged counts the
 	// solves that met ε (the others kept their best iterate, still contact-exact).
 	Iterations int

@@ -25,7 +25,10 @@ type Options struct {
 	Eps      float64
 	Iters    int
 	Workers  int
-	JSON     bool
+	// Sleep lets resting islands sleep (physics.Config.SleepTime); -sleep=false measures every
+	// step's full work.
+	Sleep bool
+	JSON  bool
 }
 
 // Solvers are the accepted -solver values: Staggered Projections, projected Gauss–Seidel, and a
@@ -47,6 +50,7 @@ func DefaultOptions() Options {
 		Eps:      1e-4,
 		Iters:    100,
 		Workers:  runtime.NumCPU(),
+		Sleep:    true,
 	}
 }
 
@@ -65,6 +69,7 @@ func (o *Options) Register(fs *flag.FlagSet) {
 	fs.Float64Var(&o.Eps, "eps", o.Eps, "staggered projections tolerance ε (eq. 28)")
 	fs.IntVar(&o.Iters, "iters", o.Iters, "maximum staggered iterations per solve")
 	fs.IntVar(&o.Workers, "workers", o.Workers, "island solver workers")
+	fs.BoolVar(&o.Sleep, "sleep", o.Sleep, "let resting islands sleep")
 	fs.BoolVar(&o.JSON, "json", o.JSON, "print one JSON object with the results on stdout")
 }
 

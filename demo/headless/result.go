@@ -2,6 +2,8 @@ package headless
 
 // Result is the runner's JSON object (see the shared SCENES.md for each field's meaning).
 // max_penetration is the deepest contact gap the narrow phase reported before a step's solve.
+// sleeping_mean (beyond SCENES.md) is the mean number of dynamic bodies asleep after a step;
+// islands_mean, iters_mean and converged_frac count the islands solved, not sleeping ones.
 type Result struct {
 	Scene          string  `json:"scene"`
 	N              int     `json:"n"`
@@ -17,6 +19,7 @@ type Result struct {
 	ContactsMean   float64 `json:"contacts_mean"`
 	ContactsMax    int     `json:"contacts_max"`
 	IslandsMean    float64 `json:"islands_mean"`
+	SleepingMean   float64 `json:"sleeping_mean"`
 	MsMedian       float64 `json:"ms_median"`
 	MsP95          float64 `json:"ms_p95"`
 	ItersMean      float64 `json:"iters_mean"`

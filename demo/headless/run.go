@@ -33,6 +33,9 @@ func Run(o Options, sc scenes.Scene, p scenes.Params, progress io.Writer) (Resul
 	cfg.Solver.Epsilon = o.Eps
 	cfg.Solver.MaxIters = o.Iters
 	cfg.Workers = o.Workers
+	if !o.Sleep {
+		cfg.SleepTime = 0
+	}
 	if err := app.AddPlugin(physics.NewPlugin(cfg)); err != nil {
 		return Result{}, err
 	}
@@ -55,7 +58,7 @@ func Run(o Options, sc scenes.Scene, p scenes.Params, progress io.Writer) (Resul
 	if err := m.start(); err != nil {
 		return res, err
 	}
-	contacts, islands, iters, converged := 0, 0, 0, 0
+	contacts, islands, sleeping, iters, converged := 0, 0, 0, 0, 0
 	for i := 0; i < steps; i++ {
 		t0 := time.Now()
 		if err := app.StepFixed(); err != nil {
@@ -69,6 +72,7 @@ func Run(o Options, sc scenes.Scene, p scenes.Params, progress io.Writer) (Resul
 		contacts += st.Contacts
 		res.ContactsMax = max(res.ContactsMax, st.Contacts)
 		islands += st.Islands
+		sleeping += st.Sleeping
 		iters += st.Iterations
 		converged += st.Converged
 		res.MaxPenetration = math.Max(res.MaxPenetration, -st.MinGap)
@@ -82,6 +86,7 @@ func Run(o Options, sc scenes.Scene, p scenes.Params, progress io.Writer) (Resul
 	if steps > 0 {
 		res.ContactsMean = float64(contacts) / float64(steps)
 		res.IslandsMean = float64(islands) / float64(steps)
+		res.SleepingMean = float64(sleeping) / float64(steps)
 	}
 	if islands > 0 {
 		res.ItersMean = float64(iters) / float64(islands)

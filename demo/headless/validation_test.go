@@ -31,18 +31,24 @@ func runScene(t *testing.T, args ...string) Result {
 }
 
 // TestValidationStackHolds: a tower of 20 jittered unit cubes stands for 10 s within 1 mm (SCENES.md
-// "stack"), and the same command gives the same hash again.
+// "stack"), solved every step (-sleep=false) and with sleeping, which must put it to sleep; the
+// same command gives the same hash again.
 func TestValidationStackHolds(t *testing.T) {
-	args := []string{"-scene", "stack", "-n", "20", "-seconds", "10", "-seed", "3"}
-	res := runScene(t, args...)
-	if res.MaxShift > 1e-3 || res.MaxDrop > 1e-3 {
-		t.Errorf("stack 20: max_shift %.3g m, max_drop %.3g m; want both under 1 mm", res.MaxShift, res.MaxDrop)
-	}
-	if res.ContactsMean == 0 || res.ConvergedFrac < 0.95 {
-		t.Errorf("stack 20: contacts_mean %v, converged_frac %v", res.ContactsMean, res.ConvergedFrac)
-	}
-	if again := runScene(t, args...); again.Hash != res.Hash {
-		t.Errorf("the same run gave hashes %s and %s", res.Hash, again.Hash)
+	for _, sleep := range []string{"false", "true"} {
+		args := []string{"-scene", "stack", "-n", "20", "-seconds", "10", "-seed", "3", "-sleep=" + sleep}
+		res := runScene(t, args...)
+		if res.MaxShift > 1e-3 || res.MaxDrop > 1e-3 {
+			t.Errorf("stack 20 sleep %s: max_shift %.3g m, max_drop %.3g m; want both under 1 mm", sleep, res.MaxShift, res.MaxDrop)
+		}
+		if res.ContactsMean == 0 || res.ConvergedFrac < 0.95 {
+			t.Errorf("stack 20 sleep %s: contacts_mean %v, converged_frac %v", sleep, res.ContactsMean, res.ConvergedFrac)
+		}
+		if asleep := res.SleepingMean > 0.8*20; asleep != (sleep == "true") {
+			t.Errorf("stack 20 sleep %s: sleeping_mean %v", sleep, res.SleepingMean)
+		}
+		if again := runScene(t, args...); again.Hash != res.Hash {
+			t.Errorf("the same run gave hashes %s and %s", res.Hash, again.Hash)
+		}
 	}
 }
 
@@ -67,7 +73,7 @@ func TestValidationInclineSlides(t *testing.T) {
 
 // TestValidationRatioHolds: a cube 1,000 times denser than the two around it does not sink.
 func TestValidationRatioHolds(t *testing.T) {
-	res := runScene(t, "-scene", "ratio", "-n", "1000", "-seconds", "5")
+	res := runScene(t, "-scene", "ratio", "-n", "1000", "-seconds", "5", "-sleep=false")
 	if res.MaxDrop > 1e-3 {
 		t.Errorf("ratio 1000: max_drop %.3g m; want under 1 mm", res.MaxDrop)
 	}

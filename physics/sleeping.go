@@ -1,0 +1,120 @@
+package physics
+
+// Sleeping islands. An island whose bodies have all moved slower than Config.SleepLinear and
+// Config.SleepAngular for Config.SleepTime falls asleep where it stands: its velocities are zeroed
+// and, from then on, its pairs keep their manifolds and impulses without a narrow phase and the
+// island is not solved. It wakes when an awake body joins it through a contact, when a kinematic
+// body touches it, when one of its bodies loses every contact, or when the game changes one of its
+// bodies (RigidBody.wakeOrSleepByGame). A step that puts an island to sleep leaves its bodies at
+// the poses its contacts were found at, so the kept manifolds describe them exactly.
+
+// markSleepingIslands decides, before the solve, which islands stay asleep: those whose bodies all
+// sleep and none of whose contacts involves a kinematic body. Every body of the other islands is
+// woken (cs.asleep cleared). It resets the outcomes and returns the number of sleeping islands.
+func (cs *contactStage) markSleepingIslands(world *collisionWorld) int {
+	isl := &cs.isl
+	sleeping := 0
+	for is := range cs.outcomes {
+		asleep := true
+		for _, mi := range isl.bodies[isl.bodyStart[is]:isl.bodyStart[is+1]] {
+			if !cs.asleep[mi] {
+				asleep = false
+				break
+			}
+		}
+		if asleep {
+			for _, k := range isl.contacts[isl.contactStart[is]:isl.contactStart[is+1]] {
+				st := &world.pairs[cs.refs[k].pair]
+				a := world.bodies[world.proxies[st.pair.A].body].body
+				b := world.bodies[world.proxies[st.pair.B].body].body
+				if a.Kind == Kinematic || b.Kind == Kinematic {
+					asleep = false
+					break
+				}
+			}
+		}
+		cs.outcomes[is] = islandOutcome{sleeping: asleep}
+		if asleep {
+			sleeping++
+			continue
+		}
+		for _, mi := range isl.bodies[isl.bodyStart[is]:isl.bodyStart[is+1]] {
+			cs.asleep[mi] = false
+		}
+	}
+	return sleeping
+}
+
+// advance moves every awake dynamic body with its velocity after the solve (q̇ᵗ⁺¹ in an island,
+// q̇ᴾ otherwise), writes it back, and puts islands that have come to rest to sleep. It returns the
+// number of bodies whose update was non-finite (and discarded) and the number asleep afterwards.
+func (s *Simulation) advance(h float64) (nonFinite, sleeping int) {
+	cs := s.contact
+	isl := &cs.isl
+	for is := range cs.outcomes {
+		bodies := isl.bodies[isl.bodyStart[is]:isl.bodyStart[is+1]]
+		if cs.outcomes[is].sleeping {
+			sleeping += len(bodies)
+			continue
+		}
+		if s.comesToRest(h, bodies) {
+			for _, mi := range bodies {
+				s.components[mi].sleep()
+			}
+			sleeping += len(bodies)
+			continue
+		}
+		for _, mi := range bodies {
+			if !s.store(mi, s.layout.Span(cs.qdot, mi), s.layout.Span(cs.impulse, mi), h) {
+				nonFinite++
+			}
+		}
+	}
+	for mi := range s.models {
+		if isl.islandOf[mi] >= 0 {
+			continue
+		}
+		// In no island: in flight, or a sleeper whose support has gone.
+		s.components[mi].rest = 0
+		if !s.store(mi, s.layout.Span(s.qdotP, mi), nil, h) {
+			nonFinite++
+		}
+	}
+	return nonFinite, sleeping
+}
+
+// store advances model mi with velocity qdot (and contact impulse, or nil) and writes it into its
+// component, which is awake from now on. It reports whether the update was finite.
+func (s *Simulation) store(mi int, qdot, impulse []float64, h float64) bool {
+	b := s.components[mi]
+	if b.asleep {
+		b.wake()
+	}
+	m := &s.models[mi]
+	m.Advance(h, qdot, impulse)
+	ok := m.store(b)
+	b.written = b.state()
+	return ok
+}
+
+// comesToRest accumulates the rest time of an island's bodies from their velocities after the
+// solve and reports whether every one has now been at rest for Config.SleepTime.
+func (s *Simulation) comesToRest(h float64, bodies []int) bool {
+	cfg := &s.config
+	all := cfg.SleepTime > 0
+	for _, mi := range bodies {
+		q := s.layout.Span(s.contact.qdot, mi)
+		b := s.components[mi]
+		v := q[0]*q[0] + q[1]*q[1] + q[2]*q[2]
+		w := q[3]*q[3] + q[4]*q[4] + q[5]*q[5]
+		if v < cfg.SleepLinear*cfg.SleepLinear && w < cfg.SleepAngular*cfg.SleepAngular {
+			b.rest += h
+		} else {
+			b.rest = 0
+		}
+		if b.rest < cfg.SleepTime {
+			all = false
+		}
+	}
+	return all
+}
