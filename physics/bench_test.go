@@ -39,14 +39,25 @@ func BenchmarkStepFreeBodies(b *testing.B) {
 
 // BenchmarkStepStack steps a resting tower of 20 unit cubes on the ground: collision, one island
 // of 80 contacts warm-started by feature id, the Staggered Projections solve, advance. It reports
-// contacts and staggered iterations per step; allocations must be 0 once warm.
+// contacts and staggered iterations per step; allocations must be 0 once warm. Sleeping is off, so
+// every step does the full work; BenchmarkStepStackAsleep measures the same tower asleep.
 func BenchmarkStepStack(b *testing.B) {
-	app := newTestApp(b, 0.01, DefaultConfig())
+	cfg := DefaultConfig()
+	cfg.SleepTime = 0
+	benchStack(b, cfg)
+}
+
+// BenchmarkStepStackAsleep is BenchmarkStepStack with sleeping on: the tower sleeps after 0.5 s,
+// and a step is the broad phase, kept manifolds and bookkeeping.
+func BenchmarkStepStackAsleep(b *testing.B) { benchStack(b, DefaultConfig()) }
+
+func benchStack(b *testing.B, cfg Config) {
+	app := newTestApp(b, 0.01, cfg)
 	spawnGround(b, app.World, mgl64.Vec3{0, 0, 1}, 0.8)
 	for i := 0; i < 20; i++ {
 		spawnCube(b, app.World, mgl64.Vec3{0, 0, 0.5 + float64(i)}, mgl64.QuatIdent(), 0.8)
 	}
-	for i := 0; i < 50; i++ { // settle and warm the buffers
+	for i := 0; i < 100; i++ { // settle, warm the buffers (and fall asleep, if sleeping is on)
 		if err := app.StepFixed(); err != nil {
 			b.Fatal(err)
 		}
@@ -67,9 +78,11 @@ func BenchmarkStepStack(b *testing.B) {
 }
 
 // BenchmarkStepPiles steps 16 separate piles of two cubes settling on the ground (many islands,
-// solved on the worker pool). Allocations must be 0 once warm.
+// solved on the worker pool), sleeping off. Allocations must be 0 once warm.
 func BenchmarkStepPiles(b *testing.B) {
-	app := newTestApp(b, 0.01, DefaultConfig())
+	cfg := DefaultConfig()
+	cfg.SleepTime = 0
+	app := newTestApp(b, 0.01, cfg)
 	spawnPiles(b, app.World)
 	for i := 0; i < 100; i++ {
 		if err := app.StepFixed(); err != nil {

@@ -7,8 +7,9 @@ import (
 // StepSystemName is the name of the fixed-update system that steps the simulation.
 const StepSystemName = "physics.step"
 
-// Plugin registers the physics components (RigidBody, Collider), the *Simulation resource, and the
-// fixed-update system that steps it with the App's fixed step.
+// Plugin registers the physics components (RigidBody, Collider), the *Simulation resource, the
+// ecs.Events[ContactEvent] resource, and the fixed-update system that steps the simulation with
+// the App's fixed step and then sends the step's contact events.
 type Plugin struct {
 	Config Config
 }
@@ -30,12 +31,24 @@ func (p *Plugin) Build(app *ecs.App) error {
 		return err
 	}
 	ecs.SetResource(w, sim)
+	if err := ecs.AddEvent[ContactEvent](app); err != nil {
+		return err
+	}
+	var events contactEvents
 	return app.AddSystem(ecs.FixedUpdate, StepSystemName, func(w *ecs.World) error {
 		t, ok := ecs.GetResource[ecs.FixedTime](w)
 		if !ok {
 			return fieldError("ecs.FixedTime", "resource is missing")
 		}
-		return sim.Step(t.Step, t.Tick)
+		if err := sim.Step(t.Step, t.Tick); err != nil {
+			return err
+		}
+		out, ok := ecs.GetResource[ecs.Events[ContactEvent]](w)
+		if !ok {
+			return fieldError("ecs.Events[physics.ContactEvent]", "resource is missing")
+		}
+		events.emit(sim, out)
+		return nil
 	})
 }
 
