@@ -29,8 +29,10 @@ smoke:
 bench: setup
 	$(GO) test -run '^$$' -bench . -benchmem ./...
 
+# The long validation runs (ten minutes of simulated time for the towers, card house and arch;
+# pyramid 30), printed as a table; not part of `make test`.
 validate: setup
-	$(GO) run ./demo -headless -scene tumble -seconds 600 -json
+	$(GO) run ./demo/validate
 
 clean:
 	rm -rf $(ARTIFACTS)
