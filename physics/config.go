@@ -43,6 +43,11 @@ type Config struct {
 	// rest. Defaults 0.01 m/s and 0.035 rad/s (2°/s).
 	SleepLinear, SleepAngular float64
 
+	// ColdStart turns off the warm start: every solve starts from zero impulses instead of last
+	// step's, matched by feature id. For measuring what warm starts save (paper Table 2); a game
+	// leaves it false.
+	ColdStart bool
+
 	// Workers is the number of goroutines that solve contact islands in parallel; 0 selects one
 	// per CPU. Results are bit-identical for any number of workers.
 	Workers int

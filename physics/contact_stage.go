@@ -311,6 +311,9 @@ func (wk *islandWorker) addContact(cs *contactStage, k int) {
 			}
 		}
 	}
+	if cs.config.ColdStart {
+		return
+	}
 	con := wk.problem.Contact(idx)
 	con.WarmNormal = st.alpha[ref.point]
 	f := st.friction[ref.point]

@@ -28,7 +28,9 @@ type Options struct {
 	// Sleep lets resting islands sleep (physics.Config.SleepTime); -sleep=false measures every
 	// step's full work.
 	Sleep bool
-	JSON  bool
+	// Cold solves every step from zero impulses (physics.Config.ColdStart).
+	Cold bool
+	JSON bool
 }
 
 // Solvers are the accepted -solver values: Staggered Projections, projected Gauss–Seidel, and a
@@ -70,6 +72,7 @@ func (o *Options) Register(fs *flag.FlagSet) {
 	fs.IntVar(&o.Iters, "iters", o.Iters, "maximum staggered iterations per solve")
 	fs.IntVar(&o.Workers, "workers", o.Workers, "island solver workers")
 	fs.BoolVar(&o.Sleep, "sleep", o.Sleep, "let resting islands sleep")
+	fs.BoolVar(&o.Cold, "cold", o.Cold, "solve every step from zero impulses (no warm start)")
 	fs.BoolVar(&o.JSON, "json", o.JSON, "print one JSON object with the results on stdout")
 }
 

@@ -36,6 +36,7 @@ func Run(o Options, sc scenes.Scene, p scenes.Params, progress io.Writer) (Resul
 	if !o.Sleep {
 		cfg.SleepTime = 0
 	}
+	cfg.ColdStart = o.Cold
 	if err := app.AddPlugin(physics.NewPlugin(cfg)); err != nil {
 		return Result{}, err
 	}
