@@ -109,6 +109,12 @@ func BenchmarkVariants(b *testing.B) {
 		sliding, warm bool
 	}{
 		{"tower40/resting/cold/contact=pivot", Options{Friction: Disc, ContactSolver: ContactPivot}, tower, false, false},
+		{"tower40/resting/cold/contact=pgssm", Options{Friction: Disc, ContactSolver: ContactPGSSM}, tower, false, false},
+		{"tower40/resting/cold/contact=mprgp", Options{Friction: Disc, ContactSolver: ContactMPRGP}, tower, false, false},
+		{"tower40/sliding/warm/contact=pgssm", Options{Friction: Disc, ContactSolver: ContactPGSSM}, tower, true, true},
+		{"tower40/sliding/warm/contact=mprgp", Options{Friction: Disc, ContactSolver: ContactMPRGP}, tower, true, true},
+		{"pyramid20/resting/cold/contact=pgssm", Options{Friction: Disc, ContactSolver: ContactPGSSM}, pyr, false, false},
+		{"pyramid20/resting/cold/contact=mprgp", Options{Friction: Disc, ContactSolver: ContactMPRGP}, pyr, false, false},
 		{"tower40/sliding/warm/plain-loop", Options{Friction: Disc, Anderson: -1, MaxIters: 200}, tower, true, true},
 		{"tower40/sliding/warm/joint", Options{Friction: Disc, Joint: true}, tower, true, true},
 		{"tower40/sliding/warm/pyramid-d8", Options{Friction: Pyramid}, tower, true, true},
