@@ -103,14 +103,18 @@ func TestValidationCardhouseStands(t *testing.T) {
 }
 
 // TestValidationArch: a 15-voussoir catenary arch stands at μ 0.6 (its feet need μ > 1/3) and falls
-// at μ 0.1 (SCENES.md "arch"). The energy check is left out: the 100 kg voussoirs gain up to
+// at μ 0.1 (SCENES.md "arch"). The energy check is loosened: the 100 kg voussoirs gain up to
 // 1e-4 J in a step even at ε = 1e-10 (0.13 J at the default 1e-4) — see BENCHMARKS.md.
 func TestValidationArch(t *testing.T) {
 	res := runSceneOnly(t, "-scene", "arch", "-n", "15", "-mu", "0.6", "-seconds", "3", "-eps", "1e-10", "-sleep=false")
 	if res.MaxDrop > 1e-2 || res.MaxShift > 1e-2 {
 		t.Errorf("arch μ 0.6: max_drop %.3g m, max_shift %.3g m; want it standing (under 1 cm)", res.MaxDrop, res.MaxShift)
 	}
-	t.Logf("arch μ 0.6: energy_rise %.3g J", res.EnergyRise)
+	// 1e-3 J is 5e-8 of the arch's potential energy above the ground: a guard against the gain
+	// growing, not the ≤ 1e-6 J the other scenes meet.
+	if res.EnergyRise > 1e-3 {
+		t.Errorf("arch μ 0.6: energy rose by %.3g J in one step; want under 1e-3 J at ε 1e-10", res.EnergyRise)
+	}
 	res = runSceneOnly(t, "-scene", "arch", "-n", "15", "-mu", "0.1", "-seconds", "3")
 	if res.MaxDrop < 0.5 {
 		t.Errorf("arch μ 0.1: max_drop %.3g m; want it fallen", res.MaxDrop)
