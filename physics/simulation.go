@@ -160,6 +160,9 @@ func (s *Simulation) gatherBody(e ecs.Entity, b *RigidBody) {
 		s.components = append(s.components, b)
 		s.layout.Add(rigidDoFs)
 	case Kinematic:
+		// A kinematic body at rest that the game has not moved since the last step cannot move
+		// this step, so it lets the islands it supports sleep.
+		still = b.LinearVelocity == (mgl64.Vec3{}) && b.AngularVelocity == (mgl64.Vec3{}) && b.state() == b.written
 		s.kinematic = append(s.kinematic, b)
 	}
 	if collider != nil && collider.Shape != nil {
@@ -180,6 +183,7 @@ func advanceKinematic(b *RigidBody, h float64) {
 	b.Position = b.Position.Add(b.LinearVelocity.Mul(h))
 	wBody := b.Orientation.Conjugate().Rotate(b.AngularVelocity)
 	b.Orientation = normalizeQuat(b.Orientation.Mul(cayleyRotation(wBody.Mul(h))))
+	b.written = b.state()
 }
 
 // SetSolver replaces the contact solver's options from the next step on, so a game (or the demo)

@@ -167,3 +167,40 @@ func TestSleepTimeZeroNeverSleeps(t *testing.T) {
 		}
 	}
 }
+
+// A box resting on a kinematic platform that does not move falls asleep and stays asleep; giving the platform a
+// velocity wakes the box, which rides along.
+func TestStillKinematicLetsIslandSleep(t *testing.T) {
+	app := newTestApp(t, 0.01, DefaultConfig())
+	platform := spawnCube(t, app.World, mgl64.Vec3{0, 0, 0.5}, mgl64.QuatIdent(), 0.8)
+	pb, _ := ecs.Get[RigidBody](app.World, platform)
+	pb.Kind = Kinematic
+	top := spawnCube(t, app.World, mgl64.Vec3{0, 0, 1.5}, mgl64.QuatIdent(), 0.8)
+	stepUntilAsleep(t, app, 1, 200)
+	sim, _ := SimulationOf(app.World)
+	for i := 0; i < 20; i++ {
+		if err := app.StepFixed(); err != nil {
+			t.Fatal(err)
+		}
+		if st := sim.Stats(); st.Islands != 0 || st.Sleeping != 1 {
+			t.Fatalf("asleep on a still platform, step %d: %+v, want no island solved and the box asleep", i, st)
+		}
+	}
+	z0 := bodyOf(t, app.World, top).Position
+	pb, _ = ecs.Get[RigidBody](app.World, platform) // the spawn since may have moved the storage
+	pb.LinearVelocity = mgl64.Vec3{0, 0, 0.5}
+	if err := app.StepFixed(); err != nil {
+		t.Fatal(err)
+	}
+	if st := sim.Stats(); st.Sleeping != 0 || st.Islands != 1 {
+		t.Fatalf("platform set moving: %+v, want the box awake and solved", st)
+	}
+	for i := 0; i < 10; i++ {
+		if err := app.StepFixed(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if b := bodyOf(t, app.World, top); b.Sleeping || b.Position[2] <= z0[2] {
+		t.Errorf("box on a rising platform: Sleeping %v, z %v → %v; want awake and lifted", b.Sleeping, z0[2], b.Position[2])
+	}
+}

@@ -4,13 +4,14 @@ package physics
 // Config.SleepAngular for Config.SleepTime falls asleep where it stands: its velocities are zeroed
 // and, from then on, its pairs keep their manifolds and impulses without a narrow phase and the
 // island is not solved. It wakes when an awake body joins it through a contact, when a kinematic
-// body touches it, when one of its bodies loses every contact, or when the game changes one of its
-// bodies (RigidBody.wakeOrSleepByGame). A step that puts an island to sleep leaves its bodies at
+// body touching it moves (or the game moves it), when one of its bodies loses every contact, or
+// when the game changes one of its bodies (RigidBody.wakeOrSleepByGame). A step that puts an island to sleep leaves its bodies at
 // the poses its contacts were found at, so the kept manifolds describe them exactly.
 
 // markSleepingIslands decides, before the solve, which islands stay asleep: those whose bodies all
-// sleep and none of whose contacts involves a kinematic body. Every body of the other islands is
-// woken (cs.asleep cleared). It resets the outcomes and returns the number of sleeping islands.
+// sleep and none of whose contacts involves a kinematic body that moves or that the game moved.
+// Every body of the other islands is woken (cs.asleep cleared). It resets the outcomes and returns
+// the number of sleeping islands.
 func (cs *contactStage) markSleepingIslands(world *collisionWorld) int {
 	isl := &cs.isl
 	sleeping := 0
@@ -25,9 +26,9 @@ func (cs *contactStage) markSleepingIslands(world *collisionWorld) int {
 		if asleep {
 			for _, k := range isl.contacts[isl.contactStart[is]:isl.contactStart[is+1]] {
 				st := &world.pairs[cs.refs[k].pair]
-				a := world.bodies[world.proxies[st.pair.A].body].body
-				b := world.bodies[world.proxies[st.pair.B].body].body
-				if a.Kind == Kinematic || b.Kind == Kinematic {
+				a := &world.bodies[world.proxies[st.pair.A].body]
+				b := &world.bodies[world.proxies[st.pair.B].body]
+				if (a.body.Kind == Kinematic && !a.still) || (b.body.Kind == Kinematic && !b.still) {
 					asleep = false
 					break
 				}
