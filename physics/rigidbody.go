@@ -47,9 +47,12 @@ type RigidBody struct {
 	// set Sleeping on a dynamic body to put it to sleep where it is; its velocities are zeroed.
 	Sleeping bool
 
-	asleep  bool      // the simulation's own record of Sleeping, to tell the game's changes apart
-	rest    float64   // seconds the body has stayed below the sleep thresholds
-	written bodyState // the state the step last wrote or put to sleep, to notice changes by the game
+	asleep bool // the simulation's own record of Sleeping, to tell the game's changes apart
+	// gameSlept: the game put the body to sleep, so it sleeps even with no contact to rest on
+	// (a body the simulation put to sleep wakes and falls when it loses every contact).
+	gameSlept bool
+	rest      float64   // seconds the body has stayed below the sleep thresholds
+	written   bodyState // the state the step last wrote or put to sleep, to notice changes by the game
 }
 
 // bodyState is the part of a RigidBody the step writes.
@@ -173,6 +176,7 @@ func (b *RigidBody) wakeOrSleepByGame() bool {
 		}
 	case b.Sleeping:
 		b.sleep()
+		b.gameSlept = true
 	case b.asleep:
 		b.wake()
 	}
@@ -181,12 +185,12 @@ func (b *RigidBody) wakeOrSleepByGame() bool {
 
 // wake marks the body awake, its rest time restarting.
 func (b *RigidBody) wake() {
-	b.Sleeping, b.asleep, b.rest = false, false, 0
+	b.Sleeping, b.asleep, b.gameSlept, b.rest = false, false, false, 0
 }
 
 // sleep marks the body asleep with zero velocities and records the state to watch.
 func (b *RigidBody) sleep() {
-	b.Sleeping, b.asleep = true, true
+	b.Sleeping, b.asleep, b.gameSlept = true, true, false
 	b.LinearVelocity, b.AngularVelocity = mgl64.Vec3{}, mgl64.Vec3{}
 	b.written = b.state()
 }

@@ -204,3 +204,41 @@ func TestStillKinematicLetsIslandSleep(t *testing.T) {
 		t.Errorf("box on a rising platform: Sleeping %v, z %v → %v; want awake and lifted", b.Sleeping, z0[2], b.Position[2])
 	}
 }
+
+// A body the game puts to sleep in mid-air stays where it is, with zero velocity, until the game
+// wakes it; then it falls.
+func TestGameSleepsBodyInFlight(t *testing.T) {
+	app := newTestApp(t, 0.01, DefaultConfig())
+	c := spawnCube(t, app.World, mgl64.Vec3{0, 0, 5}, mgl64.QuatIdent(), 0.8)
+	for i := 0; i < 5; i++ { // falling
+		if err := app.StepFixed(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	b, _ := ecs.Get[RigidBody](app.World, c)
+	b.Sleeping = true
+	sim, _ := SimulationOf(app.World)
+	var held RigidBody
+	for i := 0; i < 10; i++ {
+		if err := app.StepFixed(); err != nil {
+			t.Fatal(err)
+		}
+		now := bodyOf(t, app.World, c)
+		if i == 0 {
+			held = now
+		}
+		if st := sim.Stats(); !now.Sleeping || st.Sleeping != 1 || now.Position != held.Position || now.LinearVelocity != (mgl64.Vec3{}) {
+			t.Fatalf("step %d after the game set Sleeping: Sleeping %v, stats %+v, p %v (held %v), v %v", i, now.Sleeping, st, now.Position, held.Position, now.LinearVelocity)
+		}
+	}
+	b, _ = ecs.Get[RigidBody](app.World, c)
+	b.Sleeping = false
+	for i := 0; i < 5; i++ {
+		if err := app.StepFixed(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if now := bodyOf(t, app.World, c); now.Sleeping || now.Position[2] >= held.Position[2] {
+		t.Errorf("woken by the game: Sleeping %v, z %v → %v; want awake and falling", now.Sleeping, held.Position[2], now.Position[2])
+	}
+}

@@ -75,7 +75,12 @@ func (s *Simulation) advance(h float64) (nonFinite, sleeping int) {
 		if isl.islandOf[mi] >= 0 {
 			continue
 		}
-		// In no island: in flight, or a sleeper whose support has gone.
+		// In no island: in flight, a body the game put to sleep (which stays put), or a sleeper
+		// whose support has gone (which wakes and falls).
+		if b := s.components[mi]; cs.asleep[mi] && b.gameSlept {
+			sleeping++
+			continue
+		}
 		s.components[mi].rest = 0
 		if !s.store(mi, s.layout.Span(s.qdotP, mi), nil, h) {
 			nonFinite++
