@@ -20,7 +20,8 @@ type collisionBody struct {
 	// sweep bounds how far any point of the body can move over the step, m.
 	sweep float64
 	// still: the body cannot move this step unless its island wakes — a static body, a
-	// kinematic one at rest that the game has not moved, or a dynamic one asleep. A pair of still bodies keeps last step's manifold.
+	// kinematic one at rest that the game has not moved, or a dynamic one asleep. A pair of still
+	// bodies keeps last step's manifold.
 	still bool
 }
 
