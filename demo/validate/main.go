@@ -32,6 +32,7 @@ func main() {
 		{[]string{"-scene", "stack", "-n", "40", "-seconds", "600"}, "shift, drop < 1 mm", stands(1e-3)},
 		{[]string{"-scene", "stack", "-n", "40", "-seconds", "60", "-sleep=false"}, "shift, drop < 1 mm", stands(1e-3)},
 		{[]string{"-scene", "stack", "-n", "100", "-seconds", "600"}, "shift, drop < 1 mm", stands(1e-3)},
+		{[]string{"-scene", "stack", "-n", "100", "-seconds", "60", "-sleep=false"}, "shift, drop < 1 mm", stands(1e-3)},
 		{[]string{"-scene", "ratio", "-n", "1000", "-seconds", "600"}, "drop < 1 mm", func(r headless.Result) bool { return r.MaxDrop < 1e-3 }},
 		{[]string{"-scene", "pyramid", "-n", "30", "-seconds", "60"}, "shift, drop < 1 mm", stands(1e-3)},
 		{[]string{"-scene", "cardhouse", "-n", "3", "-seconds", "600"}, "drop < 1 cm", func(r headless.Result) bool { return r.MaxDrop < 1e-2 }},
