@@ -103,8 +103,9 @@ func TestHeadlessCommandLine(t *testing.T) {
 	}
 }
 
-// TestWindowScreenshot opens the real demo window (under Xvfb in `make test`), lets it render for two
-// seconds, saves a screenshot and fails if the process failed or the picture is blank. It needs a
+// TestWindowScreenshot opens the real demo window (under Xvfb in `make test`) on a small stack solved
+// by PGS with its contacts drawn, lets it render for two seconds, saves a screenshot and fails if the
+// process failed or the picture is blank. It needs a
 // display, so it runs only when STAGGER_WINDOW_TEST=1; STAGGER_SCREENSHOT keeps the picture.
 func TestWindowScreenshot(t *testing.T) {
 	if os.Getenv("STAGGER_WINDOW_TEST") != "1" {
@@ -118,7 +119,10 @@ func TestWindowScreenshot(t *testing.T) {
 		shot = filepath.Join(t.TempDir(), "demo-window.png")
 	}
 	bin := buildDemo(t)
-	_, errOut, code := runDemo(t, bin, 2*time.Minute, "-scene", "tumble", "-screenshot", shot, "-screenshot-after", "2s")
+	// A stack with contacts drawn and the PGS baseline, so the contact drawing and the solver
+	// settings of the window are exercised too.
+	_, errOut, code := runDemo(t, bin, 2*time.Minute, "-scene", "stack", "-n", "5", "-solver", "pgs", "-contacts",
+		"-screenshot", shot, "-screenshot-after", "2s")
 	if code != 0 {
 		t.Fatalf("demo exited %d: %s", code, errOut)
 	}

@@ -30,6 +30,7 @@ func main() {
 type windowOptions struct {
 	screenshot      string
 	screenshotAfter time.Duration
+	contacts        bool // start with contact points and normals drawn
 }
 
 // run parses args and runs the window or the headless runner.
@@ -42,6 +43,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 	var win windowOptions
 	fs.StringVar(&win.screenshot, "screenshot", "", "window mode: save a PNG of the window to this path and exit")
 	fs.DurationVar(&win.screenshotAfter, "screenshot-after", 2*time.Second, "window mode: when to take the -screenshot")
+	fs.BoolVar(&win.contacts, "contacts", false, "window mode: draw contact points and normals from the start (key C)")
 	if err := fs.Parse(args); err != nil {
 		if err == flag.ErrHelp {
 			fs.SetOutput(stderr)

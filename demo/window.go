@@ -44,12 +44,15 @@ type game struct {
 	label     *gui.Label
 	frameTime float64 // smoothed, ms
 	lastErr   error
+	contacts  *contactLines
+	// showContacts draws contact points and normals (key C).
+	showContacts bool
 }
 
 // runWindow opens the demo window and runs until it is closed (or the screenshot is taken).
 func runWindow(opts headless.Options, set map[string]bool, win windowOptions) error {
 	a := app.App()
-	g := &game{opts: opts, set: set, root: core.NewNode()}
+	g := &game{opts: opts, set: set, root: core.NewNode(), contacts: newContactLines(), showContacts: win.contacts}
 	for i, name := range scenes.Names() {
 		if name == opts.Scene {
 			g.sceneIdx = i
@@ -77,6 +80,7 @@ func runWindow(opts headless.Options, set map[string]bool, win windowOptions) er
 	g.root.Add(sun)
 	g.root.Add(helper.NewGrid(40, 1, &math32.Color{R: 0.45, G: 0.45, B: 0.5}))
 	g.root.Add(helper.NewAxes(1))
+	g.root.Add(g.contacts.lines)
 
 	g.label = gui.NewLabel("")
 	g.label.SetPosition(10, 10)
@@ -124,7 +128,9 @@ func (g *game) reset() error {
 	if err != nil {
 		return err
 	}
-	if err := sim.AddPlugin(plugin.New(g.bodies, plugin.DefaultConfig())); err != nil {
+	cfg := plugin.DefaultConfig()
+	cfg.Physics = g.opts.PhysicsConfig()
+	if err := sim.AddPlugin(plugin.New(g.bodies, cfg)); err != nil {
 		return err
 	}
 	sc, params, err := g.opts.Resolve(g.set)
@@ -160,9 +166,32 @@ func (g *game) onKey(k window.Key, a *app.Application) {
 		delete(g.set, "mu")
 		delete(g.set, "e")
 		g.lastErr = g.reset()
+	case window.KeyS:
+		// Cycle the contact solver live: Staggered Projections, then the baselines.
+		next := map[string]string{"sp": "pgs", "pgs": "lcp", "lcp": "sp"}
+		g.opts.Solver = next[g.opts.Solver]
+		g.lastErr = g.applySolver()
+	case window.KeyF:
+		if g.opts.Friction == "pyramid" {
+			g.opts.Friction = "disc"
+		} else {
+			g.opts.Friction = "pyramid"
+		}
+		g.lastErr = g.applySolver()
+	case window.KeyC:
+		g.showContacts = !g.showContacts
 	case window.KeyEscape:
 		a.Exit()
 	}
+}
+
+// applySolver hands the current -solver and -friction choice to the running simulation.
+func (g *game) applySolver() error {
+	sim, ok := physics.SimulationOf(g.sim.World)
+	if !ok {
+		return fmt.Errorf("the physics plugin is missing")
+	}
+	return sim.SetSolver(g.opts.SolverOptions())
 }
 
 // frame advances the simulation by the frame's time and updates the on-screen line.
@@ -183,6 +212,9 @@ func (g *game) frame(dt time.Duration) {
 	}
 	if g.lastErr == nil && g.allFellThrough() {
 		g.lastErr = g.reset()
+	}
+	if sim, ok := physics.SimulationOf(g.sim.World); ok {
+		g.contacts.update(sim, g.showContacts)
 	}
 	g.label.SetText(g.status())
 }
@@ -210,6 +242,10 @@ func (g *game) status() string {
 	if g.paused {
 		state = "paused (N: step)"
 	}
-	return fmt.Sprintf("%s  |  frame %.1f ms  |  bodies %d  |  step %.3f ms  |  t %.2f s  |  %s  |  P pause, N step, R reset, Tab scene",
-		g.opts.Scene, g.frameTime, st.Bodies, float64(st.Elapsed.Microseconds())/1000, math.Round(g.simTime*100)/100, state)
+	return fmt.Sprintf("%s  |  %s, %s friction  |  t %.2f s  |  %s  |  frame %.1f ms\n"+
+		"step %.3f ms  |  bodies %d (%d asleep)  |  contacts %d  |  islands %d  |  iterations %d  |  converged %d/%d\n"+
+		"P pause, N step, R reset, Tab scene, S solver, F friction model, C contacts, mouse: orbit",
+		g.opts.Scene, g.opts.Solver, g.opts.Friction, math.Round(g.simTime*100)/100, state, g.frameTime,
+		float64(st.Elapsed.Microseconds())/1000, st.Bodies, st.Sleeping, st.Contacts, st.Islands,
+		st.Iterations, st.Converged, st.Islands)
 }

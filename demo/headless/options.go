@@ -8,7 +8,9 @@ import (
 	"math"
 	"runtime"
 
+	"github.com/stagger-physics/stagger/physics"
 	"github.com/stagger-physics/stagger/scenes"
+	"github.com/stagger-physics/stagger/solver"
 )
 
 // Options are the runner's settings, one per command-line flag.
@@ -156,4 +158,26 @@ func oneOf(s string, names []string) bool {
 		}
 	}
 	return false
+}
+
+// PhysicsConfig returns the physics settings the options ask for: the solver, friction model, ε,
+// iteration limit, workers, sleeping and warm start, on top of physics.DefaultConfig.
+func (o Options) PhysicsConfig() physics.Config {
+	cfg := physics.DefaultConfig()
+	cfg.Solver = o.SolverOptions()
+	cfg.Workers = o.Workers
+	if !o.Sleep {
+		cfg.SleepTime = 0
+	}
+	cfg.ColdStart = o.Cold
+	return cfg
+}
+
+// SolverOptions returns the contact solver's options: -solver, -friction, -eps and -iters.
+func (o Options) SolverOptions() solver.Options {
+	opts := solver.Options{Method: o.Solver, Friction: solver.Disc, Epsilon: o.Eps, MaxIters: o.Iters}
+	if o.Friction == "pyramid" {
+		opts.Friction = solver.Pyramid
+	}
+	return opts
 }

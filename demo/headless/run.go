@@ -14,7 +14,6 @@ import (
 	"github.com/stagger-physics/stagger/ecs"
 	"github.com/stagger-physics/stagger/physics"
 	"github.com/stagger-physics/stagger/scenes"
-	"github.com/stagger-physics/stagger/solver"
 )
 
 // Run simulates scene sc with parameters p for o.Seconds at step o.Dt and measures it. If progress
@@ -24,19 +23,7 @@ func Run(o Options, sc scenes.Scene, p scenes.Params, progress io.Writer) (Resul
 	if err != nil {
 		return Result{}, err
 	}
-	cfg := physics.DefaultConfig()
-	cfg.Solver.Method = o.Solver
-	cfg.Solver.Friction = solver.Disc
-	if o.Friction == "pyramid" {
-		cfg.Solver.Friction = solver.Pyramid
-	}
-	cfg.Solver.Epsilon = o.Eps
-	cfg.Solver.MaxIters = o.Iters
-	cfg.Workers = o.Workers
-	if !o.Sleep {
-		cfg.SleepTime = 0
-	}
-	cfg.ColdStart = o.Cold
+	cfg := o.PhysicsConfig()
 	if err := app.AddPlugin(physics.NewPlugin(cfg)); err != nil {
 		return Result{}, err
 	}
