@@ -365,41 +365,5 @@ func (t *aabbTree) selectNth(leaves []int32, k, axis int) {
 		}
 		return a < b
 	}
-	lo, hi := 0, len(leaves)-1
-	for lo < hi {
-		// Median of three as the pivot.
-		m := lo + (hi-lo)/2
-		if less(leaves[m], leaves[lo]) {
-			leaves[m], leaves[lo] = leaves[lo], leaves[m]
-		}
-		if less(leaves[hi], leaves[lo]) {
-			leaves[hi], leaves[lo] = leaves[lo], leaves[hi]
-		}
-		if less(leaves[hi], leaves[m]) {
-			leaves[hi], leaves[m] = leaves[m], leaves[hi]
-		}
-		pivot := leaves[m]
-		i, j := lo, hi
-		for i <= j {
-			for less(leaves[i], pivot) {
-				i++
-			}
-			for less(pivot, leaves[j]) {
-				j--
-			}
-			if i <= j {
-				leaves[i], leaves[j] = leaves[j], leaves[i]
-				i++
-				j--
-			}
-		}
-		switch {
-		case k <= j:
-			hi = j
-		case k >= i:
-			lo = i
-		default:
-			return
-		}
-	}
+	quickselect(leaves, k, less)
 }

@@ -235,32 +235,7 @@ func (m *TriangleMesh) buildNode(first, end int32) int32 {
 		}
 		return a < b
 	}
-	lo, hi := 0, len(part)-1
-	for lo < hi {
-		pivot := part[lo+(hi-lo)/2]
-		i, j := lo, hi
-		for i <= j {
-			for less(part[i], pivot) {
-				i++
-			}
-			for less(pivot, part[j]) {
-				j--
-			}
-			if i <= j {
-				part[i], part[j] = part[j], part[i]
-				i++
-				j--
-			}
-		}
-		switch {
-		case mid <= j:
-			hi = j
-		case mid >= i:
-			lo = i
-		default:
-			lo = hi
-		}
-	}
+	quickselect(part, mid, less)
 	l := m.buildNode(first, first+int32(mid))
 	r := m.buildNode(first+int32(mid), end)
 	m.nodes[idx].left, m.nodes[idx].right = l, r

@@ -41,8 +41,7 @@ type contactStage struct {
 	qdot     []float64       // q̇ᵗ⁺¹ in the step's layout (valid for bodies in an island)
 	impulse  []float64       // M(q̇ᵗ⁺¹ − q̇ᴾ) in the step's layout
 	outcomes []islandOutcome // per island
-	// asleep is per model whether the body sleeps: read at the start of run, and cleared for the
-	// bodies of every island that has to be solved (sleeping.go).
+	// asleep is per model whether the body slept at the start of the step (sleeping.go).
 	asleep []bool
 }
 

@@ -62,7 +62,7 @@ func (ce *contactEvents) emit(s *Simulation, out *ecs.Events[ContactEvent]) {
 	for i := range s.collision.pairs {
 		st := &s.collision.pairs[i]
 		ev := ContactEvent{A: st.ownerA, B: st.ownerB}
-		flip := entityLess(st.ownerB, st.ownerA)
+		flip := compareEntities(st.ownerB, st.ownerA) < 0
 		if flip {
 			ev.A, ev.B = st.ownerB, st.ownerA
 		}
@@ -110,14 +110,6 @@ func (ce *contactEvents) emit(s *Simulation, out *ecs.Events[ContactEvent]) {
 	ce.prev, ce.cur = ce.cur, ce.prev
 }
 
-// entityLess orders entities by index, then generation.
-func entityLess(a, b ecs.Entity) bool {
-	if a.Index() != b.Index() {
-		return a.Index() < b.Index()
-	}
-	return a.Generation() < b.Generation()
-}
-
 // compareContactEvents orders events by (A, B).
 func compareContactEvents(x, y ContactEvent) int {
 	if c := compareEntities(x.A, y.A); c != 0 {
@@ -126,6 +118,7 @@ func compareContactEvents(x, y ContactEvent) int {
 	return compareEntities(x.B, y.B)
 }
 
+// compareEntities orders entities by index, then generation.
 func compareEntities(a, b ecs.Entity) int {
 	if c := cmp.Compare(a.Index(), b.Index()); c != 0 {
 		return c

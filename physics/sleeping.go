@@ -11,8 +11,8 @@ package physics
 
 // markSleepingIslands decides, before the solve, which islands stay asleep: those whose bodies all
 // sleep and none of whose contacts involves a kinematic body that moves or that the game moved.
-// Every body of the other islands is woken (cs.asleep cleared). It resets the outcomes and returns
-// the number of sleeping islands.
+// The other islands are solved, and Simulation.store wakes their bodies. It resets the outcomes and
+// returns the number of sleeping islands.
 func (cs *contactStage) markSleepingIslands(world *collisionWorld) int {
 	isl := &cs.isl
 	sleeping := 0
@@ -38,10 +38,6 @@ func (cs *contactStage) markSleepingIslands(world *collisionWorld) int {
 		cs.outcomes[is] = islandOutcome{sleeping: asleep}
 		if asleep {
 			sleeping++
-			continue
-		}
-		for _, mi := range isl.bodies[isl.bodyStart[is]:isl.bodyStart[is+1]] {
-			cs.asleep[mi] = false
 		}
 	}
 	return sleeping

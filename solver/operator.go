@@ -131,26 +131,14 @@ func (o *operator) addW(k, r int, a float64, v []float64) {
 }
 
 // addWT adds M⁻¹(a₁ t₁ + a₂ t₂) of contact k to v.
-func (o *operator) addWT(k int, a1, a2 float64, v []float64) {
-	if a1 == 0 && a2 == 0 {
-		return
-	}
-	for i := 2 * k; i < 2*k+2; i++ {
-		sd := o.sides[i]
-		if sd.off < 0 {
-			continue
-		}
-		n := sd.size
-		x := v[sd.off : sd.off+n]
-		w := o.w[sd.row+n : sd.row+3*n]
-		for j := range x {
-			x[j] += a1*w[j] + a2*w[n+j]
-		}
-	}
-}
+func (o *operator) addWT(k int, a1, a2 float64, v []float64) { o.addTangents(o.w, k, a1, a2, v) }
 
 // addJT adds the impulse (a₁ t₁ + a₂ t₂) of contact k (not multiplied by M⁻¹) to x.
-func (o *operator) addJT(k int, a1, a2 float64, x []float64) {
+func (o *operator) addJT(k int, a1, a2 float64, x []float64) { o.addTangents(o.rows, k, a1, a2, x) }
+
+// addTangents adds a₁ and a₂ times contact k's two tangent rows of src (o.rows or o.w, which share
+// a layout) to x.
+func (o *operator) addTangents(src []float64, k int, a1, a2 float64, x []float64) {
 	if a1 == 0 && a2 == 0 {
 		return
 	}
@@ -161,7 +149,7 @@ func (o *operator) addJT(k int, a1, a2 float64, x []float64) {
 		}
 		n := sd.size
 		y := x[sd.off : sd.off+n]
-		r := o.rows[sd.row+n : sd.row+3*n]
+		r := src[sd.row+n : sd.row+3*n]
 		for j := range y {
 			y[j] += a1*r[j] + a2*r[n+j]
 		}
