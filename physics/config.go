@@ -54,7 +54,8 @@ type Config struct {
 
 	// Solver configures the contact solve: the method ("sp", "pgs" or "lcp"), the friction model
 	// (solver.Disc by default here, or the paper's solver.Pyramid), ε, iteration limits and an
-	// optional time budget. See solver.Options.
+	// optional time budget. See solver.Options. The default turns on the joint sticking solve
+	// (solver.Options.Joint): without it, structures held by friction gain energy at the default ε.
 	Solver solver.Options
 }
 
@@ -71,7 +72,7 @@ func DefaultConfig() Config {
 		SleepTime:        0.5,
 		SleepLinear:      0.01,
 		SleepAngular:     0.035,
-		Solver:           solver.Options{Method: solver.MethodSP, Friction: solver.Disc},
+		Solver:           solver.Options{Method: solver.MethodSP, Friction: solver.Disc, Joint: true},
 	}
 }
 

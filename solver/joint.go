@@ -7,10 +7,13 @@ import "math"
 // and both tangential rows of the sticking contacts, and the normal rows of the sliding ones (their
 // friction held), all with zero relative velocity. The staggered loop approaches it as a two-block
 // Gauss–Seidel iteration between normal and tangential rows, which converges slowly when rotation
-// couples them strongly (tall stacks). Solving the rows jointly by block-preconditioned CG jumps
-// there in one solve. The candidate is accepted only if it is feasible — α ≥ 0, each sticking
-// friction inside its set, no released contact penetrating — and it then merely warm-starts the
-// staggered loop, whose own projections and stopping test certify it; otherwise it is discarded.
+// couples them strongly (tall stacks, leaning cards). Solving the rows jointly by block-
+// preconditioned CG jumps there in one solve. The candidate is used only if CG reached the
+// tolerance and it is feasible — α ≥ 0, each sticking friction inside its set, no released contact
+// penetrating — and it then merely restarts the staggered loop, whose own projections and stopping
+// test certify it. solveSP tries it after a first subsequence that missed ε, and after an iterate
+// that met ε without being exact (kept only if the next subsequence measures it no worse); Solve
+// discards an answer reached through it whose friction does positive work.
 
 // jointRounds bounds the active-set corrections of the joint sticking solve.
 const jointRounds = 16
@@ -43,7 +46,9 @@ func (s *Solver) jointStick(f, x []float64) bool {
 	op.velocity(ja, jf, v)
 	tol := s.opts.ContactTol * s.scale
 	for round := 0; round < jointRounds; round++ {
-		s.jointCG()
+		if !s.jointCG() {
+			return false // the rows are inconsistent or too ill-conditioned: no candidate
+		}
 		// Active-set corrections: the joint system is singular for redundant contacts, so CG
 		// returns one particular solution; release negative impulses, let friction that left its
 		// set slide on the boundary, re-admit released contacts that penetrate, and re-solve.
@@ -136,8 +141,9 @@ func (s *Solver) jointPrecond(k int, mask int8, r, z []float64) {
 }
 
 // jointCG runs block-preconditioned CG on the free rows of the joint candidate (s.ja, s.jf),
-// keeping s.v = q̇ᴾ + M⁻¹(N ja + D jf).
-func (s *Solver) jointCG() {
+// keeping s.v = q̇ᴾ + M⁻¹(N ja + D jf). It reports whether every free row's residual reached the
+// contact tolerance.
+func (s *Solver) jointCG() bool {
 	op := &s.op
 	m := op.m
 	ja, jf, mask, v := s.ja, s.jf, s.jmask, s.v
@@ -222,4 +228,5 @@ func (s *Solver) jointCG() {
 			}
 		}
 	}
+	return rmax <= tol
 }

@@ -74,17 +74,19 @@ func TestRandomFrictionProjection(t *testing.T) {
 	}
 }
 
-// Staggered projections on random problems: contact-exact after every solve whatever MaxIters;
-// the fixed point (eq. 26) when converged.
+// Staggered projections on random problems, with and without the joint sticking solve:
+// contact-exact after every solve whatever MaxIters; the fixed point (eq. 26) when converged.
 func TestRandomStaggered(t *testing.T) {
 	for _, md := range models {
 		for _, maxIters := range []int{1, 3, 100} {
-			for seed := uint64(1); seed <= 3; seed++ {
+			for seed := uint64(1); seed <= 6; seed++ {
+				joint := seed > 3
 				var p Problem
-				rng := newRand(seed + 20)
+				rng := newRand((seed-1)%3 + 21)
 				randomProblem(&p, rng, []int{6, 9}, 50, 200)
 				o := md.opts
 				o.MaxIters = maxIters
+				o.Joint = joint
 				s := mustSolver(t, o)
 				var res Result
 				if err := s.Solve(&p, &res); err != nil {
@@ -100,8 +102,8 @@ func TestRandomStaggered(t *testing.T) {
 						t.Errorf("%s maxIters %d seed %d converged (%d iters, rel %.2g) but %v", md.name, maxIters, seed, res.Stats.Iterations, res.Stats.RelErr, fp)
 					}
 				}
-				t.Logf("%s maxIters %d seed %d: iters %d conv %v rel %.2g sweeps %d/%d cg %d", md.name, maxIters, seed,
-					res.Stats.Iterations, res.Stats.Converged, res.Stats.RelErr, res.Stats.ContactSweeps, res.Stats.FrictionSweeps, res.Stats.ContactCG)
+				t.Logf("%s maxIters %d seed %d joint %v (accepted %v): iters %d conv %v rel %.2g sweeps %d/%d cg %d", md.name, maxIters, seed,
+					joint, res.Stats.JointAccepted, res.Stats.Iterations, res.Stats.Converged, res.Stats.RelErr, res.Stats.ContactSweeps, res.Stats.FrictionSweeps, res.Stats.ContactCG)
 			}
 		}
 	}

@@ -32,7 +32,10 @@ type Options struct {
 	Sleep bool
 	// Cold solves every step from zero impulses (physics.Config.ColdStart).
 	Cold bool
-	JSON bool
+	// Joint turns on the staggered solve's joint sticking solve (solver.Options.Joint), as
+	// physics.DefaultConfig does; -joint=false runs the paper's plain loop.
+	Joint bool
+	JSON  bool
 }
 
 // Solvers are the accepted -solver values: Staggered Projections, projected Gauss–Seidel, and a
@@ -55,6 +58,7 @@ func DefaultOptions() Options {
 		Iters:    100,
 		Workers:  runtime.NumCPU(),
 		Sleep:    true,
+		Joint:    true,
 	}
 }
 
@@ -74,6 +78,7 @@ func (o *Options) Register(fs *flag.FlagSet) {
 	fs.IntVar(&o.Iters, "iters", o.Iters, "maximum staggered iterations per solve")
 	fs.IntVar(&o.Workers, "workers", o.Workers, "island solver workers")
 	fs.BoolVar(&o.Sleep, "sleep", o.Sleep, "let resting islands sleep")
+	fs.BoolVar(&o.Joint, "joint", o.Joint, "sp: the joint sticking solve (snaps friction-held structures onto their fixed point)")
 	fs.BoolVar(&o.Cold, "cold", o.Cold, "solve every step from zero impulses (no warm start)")
 	fs.BoolVar(&o.JSON, "json", o.JSON, "print one JSON object with the results on stdout")
 }
@@ -175,7 +180,7 @@ func (o Options) PhysicsConfig() physics.Config {
 
 // SolverOptions returns the contact solver's options: -solver, -friction, -eps and -iters.
 func (o Options) SolverOptions() solver.Options {
-	opts := solver.Options{Method: o.Solver, Friction: solver.Disc, Epsilon: o.Eps, MaxIters: o.Iters}
+	opts := solver.Options{Method: o.Solver, Friction: solver.Disc, Epsilon: o.Eps, MaxIters: o.Iters, Joint: o.Joint}
 	if o.Friction == "pyramid" {
 		opts.Friction = solver.Pyramid
 	}

@@ -88,32 +88,26 @@ func TestValidationRatioHolds(t *testing.T) {
 }
 
 // TestValidationCardhouseStands: a 2-level card house (7 cards) stands for 5 s (SCENES.md
-// "cardhouse": max_drop < 1 cm), solved every step. It runs at ε = 1e-10: at the paper's 1e-4 (a 1 %
-// change of the friction impulse, eq. 28 being a ratio of squares) the converged friction is off by
-// enough that, after Algorithm 1's final contact projection, it does positive work and the house
-// gains up to 1e-3 J in a step (BENCHMARKS.md); the tighter ε costs no extra iterations here.
+// "cardhouse": max_drop < 1 cm), solved every step at the default ε, without a step that gains
+// energy. The cards are held by friction: without the joint sticking solve (solver.Options.Joint)
+// the ε-converged friction does positive work after Algorithm 1's final contact projection and the
+// house gains up to 1e-3 J in a step and creeps by millimetres (BENCHMARKS.md).
 func TestValidationCardhouseStands(t *testing.T) {
-	res := runScene(t, "-scene", "cardhouse", "-n", "2", "-seconds", "5", "-eps", "1e-10", "-sleep=false")
-	if res.MaxDrop > 1e-2 || res.MaxShift > 1e-2 {
-		t.Errorf("card house 2: max_drop %.3g m, max_shift %.3g m; want under 1 cm", res.MaxDrop, res.MaxShift)
+	res := runScene(t, "-scene", "cardhouse", "-n", "2", "-seconds", "5", "-sleep=false")
+	if res.MaxDrop > 1e-3 || res.MaxShift > 1e-3 {
+		t.Errorf("card house 2: max_drop %.3g m, max_shift %.3g m; want under 1 mm", res.MaxDrop, res.MaxShift)
 	}
 	if res.Bodies != 8 || res.ConvergedFrac < 0.95 {
 		t.Errorf("card house 2: %d bodies, converged_frac %v", res.Bodies, res.ConvergedFrac)
 	}
 }
 
-// TestValidationArch: a 15-voussoir catenary arch stands at μ 0.6 (its feet need μ > 1/3) and falls
-// at μ 0.1 (SCENES.md "arch"). The energy check is loosened: the 100 kg voussoirs gain up to
-// 1e-4 J in a step even at ε = 1e-10 (0.13 J at the default 1e-4) — see BENCHMARKS.md.
+// TestValidationArch: a 15-voussoir catenary arch stands at μ 0.6 (its feet need μ > 1/3) without
+// a step that gains energy, and falls at μ 0.1 (SCENES.md "arch"), at the default ε.
 func TestValidationArch(t *testing.T) {
-	res := runSceneOnly(t, "-scene", "arch", "-n", "15", "-mu", "0.6", "-seconds", "3", "-eps", "1e-10", "-sleep=false")
-	if res.MaxDrop > 1e-2 || res.MaxShift > 1e-2 {
-		t.Errorf("arch μ 0.6: max_drop %.3g m, max_shift %.3g m; want it standing (under 1 cm)", res.MaxDrop, res.MaxShift)
-	}
-	// 1e-3 J is 5e-8 of the arch's potential energy above the ground: a guard against the gain
-	// growing, not the ≤ 1e-6 J the other scenes meet.
-	if res.EnergyRise > 1e-3 {
-		t.Errorf("arch μ 0.6: energy rose by %.3g J in one step; want under 1e-3 J at ε 1e-10", res.EnergyRise)
+	res := runScene(t, "-scene", "arch", "-n", "15", "-mu", "0.6", "-seconds", "3", "-sleep=false")
+	if res.MaxDrop > 1e-3 || res.MaxShift > 1e-3 {
+		t.Errorf("arch μ 0.6: max_drop %.3g m, max_shift %.3g m; want it standing (under 1 mm)", res.MaxDrop, res.MaxShift)
 	}
 	res = runSceneOnly(t, "-scene", "arch", "-n", "15", "-mu", "0.1", "-seconds", "3")
 	if res.MaxDrop < 0.5 {
