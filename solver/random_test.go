@@ -96,6 +96,9 @@ func TestRandomStaggered(t *testing.T) {
 				if rep.Worst > 1e-9*res.Stats.Scale || !res.Stats.ContactExact {
 					t.Errorf("%s maxIters %d seed %d: %v", md.name, maxIters, seed, rep)
 				}
+				if res.Stats.Iterations > maxIters {
+					t.Errorf("%s maxIters %d seed %d joint %v: ran %d subsequences", md.name, maxIters, seed, joint, res.Stats.Iterations)
+				}
 				if res.Stats.Converged {
 					fp := CheckFixedPoint(&p, spec(o), res.Alpha, res.Friction, res.Qdot)
 					if fp.Worst > 1e-5*res.Stats.Scale {

@@ -322,9 +322,14 @@ func (s *Solver) Solve(p *Problem, res *Result) error {
 			first := s.st
 			s.warmStart(p)
 			s.st = Stats{Method: s.opts.Method, Contacts: s.op.m, Scale: s.scale}
+			// The rerun gets what is left of MaxIters (at least one subsequence, for the final
+			// contact projection) and the same deadline.
+			maxIters := s.opts.MaxIters
+			s.opts.MaxIters = max(1, maxIters-first.Iterations)
 			s.noJoint = true
 			s.solveSP(p, start)
 			s.noJoint = false
+			s.opts.MaxIters = maxIters
 			s.st.Iterations += first.Iterations
 			s.st.ContactSweeps += first.ContactSweeps
 			s.st.ContactCG += first.ContactCG
