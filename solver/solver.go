@@ -316,16 +316,15 @@ func (s *Solver) Solve(p *Problem, res *Result) error {
 		err = s.solveLCP(p)
 	default:
 		s.solveSP(p, start)
-		if s.st.JointAccepted && s.frictionDoesWork() {
+		if s.st.JointAccepted && s.st.Iterations < s.opts.MaxIters && s.frictionDoesWork() {
 			// A joint candidate led the loop to an answer whose friction does positive work:
-			// solve again from the warm start without it.
+			// solve again from the warm start without it, if MaxIters leaves room.
 			first := s.st
 			s.warmStart(p)
 			s.st = Stats{Method: s.opts.Method, Contacts: s.op.m, Scale: s.scale}
-			// The rerun gets what is left of MaxIters (at least one subsequence, for the final
-			// contact projection) and the same deadline.
+			// The rerun gets what is left of MaxIters and the same deadline.
 			maxIters := s.opts.MaxIters
-			s.opts.MaxIters = max(1, maxIters-first.Iterations)
+			s.opts.MaxIters = maxIters - first.Iterations
 			s.noJoint = true
 			s.solveSP(p, start)
 			s.noJoint = false
