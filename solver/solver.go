@@ -336,6 +336,8 @@ func (s *Solver) Solve(p *Problem, res *Result) error {
 			s.st.FrictionSweeps += first.FrictionSweeps
 			s.st.FrictionCG += first.FrictionCG
 			s.st.JointCG += first.JointCG
+			s.st.Fallbacks += first.Fallbacks
+			s.st.AndersonResets += first.AndersonResets
 		}
 	}
 	s.finish(res, start)
@@ -394,7 +396,6 @@ func (s *Solver) prepare(p *Problem) {
 	}
 	s.scale = sc
 	s.st = Stats{Method: s.opts.Method, Contacts: m, Scale: sc}
-	s.bestExact = false
 }
 
 // warmStart sets (s.alpha, s.f) to p's warm start.
