@@ -1,6 +1,9 @@
 package solver
 
-import "math"
+import (
+	"math"
+	"time"
+)
 
 // Joint sticking solve: a candidate fixed point for the staggered loop (DESIGN.md, third round).
 // When every loaded contact sticks, the fixed point of eq. 26 solves one linear system: the normal
@@ -110,6 +113,49 @@ func (s *Solver) jointStick(f, x []float64) bool {
 	copy(s.alpha, ja)
 	copy(x, jf)
 	return true
+}
+
+// retryWithoutJoint solves again from p's warm start with the joint sticking solve off, after a
+// candidate led the loop to an answer whose friction does positive work. The retry gets what is
+// left of MaxIters and the same deadline; the statistics count both attempts.
+func (s *Solver) retryWithoutJoint(p *Problem, start time.Time) {
+	first := s.st
+	s.warmStart(p)
+	s.st = Stats{Method: s.opts.Method, Contacts: s.op.m, Scale: s.scale}
+	maxIters := s.opts.MaxIters
+	s.opts.MaxIters = maxIters - first.Iterations
+	s.noJoint = true
+	s.solveSP(p, start)
+	s.noJoint = false
+	s.opts.MaxIters = maxIters
+	s.st.Iterations += first.Iterations
+	s.st.ContactSweeps += first.ContactSweeps
+	s.st.ContactCG += first.ContactCG
+	s.st.ContactPivots += first.ContactPivots
+	s.st.FrictionSweeps += first.FrictionSweeps
+	s.st.FrictionCG += first.FrictionCG
+	s.st.JointCG += first.JointCG
+	s.st.Fallbacks += first.Fallbacks
+	s.st.AndersonResets += first.AndersonResets
+}
+
+// frictionDoesWork reports whether, at the current answer (s.alpha, s.f), friction pushes along
+// its contacts' slip by more than the friction tolerance: Σ_k max(0, f_kᵀD_kᵀq̇) > FrictionTol·
+// scale·Σ_k ‖f_k‖. At a fixed point of eq. 26 each term is ≤ 0 (maximal dissipation).
+func (s *Solver) frictionDoesWork() bool {
+	op := &s.op
+	op.velocity(s.alpha, s.f, s.v)
+	pos, mag := 0.0, 0.0
+	for k := 0; k < op.m; k++ {
+		f1, f2 := s.f[2*k], s.f[2*k+1]
+		if f1 == 0 && f2 == 0 {
+			continue
+		}
+		u1, u2 := op.tangentDot(k, s.v)
+		pos += math.Max(0, f1*u1+f2*u2)
+		mag += math.Hypot(f1, f2)
+	}
+	return pos > s.opts.FrictionTol*s.scale*mag
 }
 
 // jointPrecond applies the inverse of contact k's Delassus block on its free rows (3×3 for a

@@ -317,27 +317,7 @@ func (s *Solver) Solve(p *Problem, res *Result) error {
 	default:
 		s.solveSP(p, start)
 		if s.st.JointAccepted && s.st.Iterations < s.opts.MaxIters && s.frictionDoesWork() {
-			// A joint candidate led the loop to an answer whose friction does positive work:
-			// solve again from the warm start without it, if MaxIters leaves room.
-			first := s.st
-			s.warmStart(p)
-			s.st = Stats{Method: s.opts.Method, Contacts: s.op.m, Scale: s.scale}
-			// The rerun gets what is left of MaxIters and the same deadline.
-			maxIters := s.opts.MaxIters
-			s.opts.MaxIters = maxIters - first.Iterations
-			s.noJoint = true
-			s.solveSP(p, start)
-			s.noJoint = false
-			s.opts.MaxIters = maxIters
-			s.st.Iterations += first.Iterations
-			s.st.ContactSweeps += first.ContactSweeps
-			s.st.ContactCG += first.ContactCG
-			s.st.ContactPivots += first.ContactPivots
-			s.st.FrictionSweeps += first.FrictionSweeps
-			s.st.FrictionCG += first.FrictionCG
-			s.st.JointCG += first.JointCG
-			s.st.Fallbacks += first.Fallbacks
-			s.st.AndersonResets += first.AndersonResets
+			s.retryWithoutJoint(p, start)
 		}
 	}
 	s.finish(res, start)
@@ -410,25 +390,6 @@ func (s *Solver) warmStart(p *Problem) {
 		s.f[2*k], s.f[2*k+1] = c.WarmFriction[0], c.WarmFriction[1]
 	}
 	s.bestExact = false
-}
-
-// frictionDoesWork reports whether, at the current answer (s.alpha, s.f), friction pushes along
-// its contacts' slip by more than the friction tolerance: Σ_k max(0, f_kᵀD_kᵀq̇) > FrictionTol·
-// scale·Σ_k ‖f_k‖. At a fixed point of eq. 26 each term is ≤ 0 (maximal dissipation).
-func (s *Solver) frictionDoesWork() bool {
-	op := &s.op
-	op.velocity(s.alpha, s.f, s.v)
-	pos, mag := 0.0, 0.0
-	for k := 0; k < op.m; k++ {
-		f1, f2 := s.f[2*k], s.f[2*k+1]
-		if f1 == 0 && f2 == 0 {
-			continue
-		}
-		u1, u2 := op.tangentDot(k, s.v)
-		pos += math.Max(0, f1*u1+f2*u2)
-		mag += math.Hypot(f1, f2)
-	}
-	return pos > s.opts.FrictionTol*s.scale*mag
 }
 
 // finish copies the current answer (s.alpha, s.f) into res with the final velocity and gaps.

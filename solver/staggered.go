@@ -65,6 +65,7 @@ func (s *Solver) solveSP(p *Problem, start time.Time) {
 	// polishing: the iterate before this one met ε and was replaced by a joint candidate, to be
 	// kept only if this subsequence measures it at least as converged (rel_err ≤ polishRel).
 	polishing, polishRel, jointBefore := false, 0.0, false
+	joint := s.opts.Joint && !s.noJoint
 	var lastIter, lastContact time.Duration
 	for i := 1; i <= s.opts.MaxIters; i++ {
 		itStart := time.Now()
@@ -126,7 +127,7 @@ func (s *Solver) solveSP(p *Problem, start time.Time) {
 			s.bestExact = contactOK && (bitsEqual(g, x) || s.contactError(s.v) <= s.opts.ContactTol*s.scale)
 			s.st.Residual = res
 		}
-		if converged && !polishing && relErr > 0 && s.opts.Joint && !s.noJoint && i < s.opts.MaxIters && s.jointStick(g, x) {
+		if converged && !polishing && relErr > 0 && joint && i < s.opts.MaxIters && s.jointStick(g, x) {
 			// Met ε but not exactly: the joint sticking candidate is the exact fixed point if the
 			// sets are right; one more subsequence certifies it (or the kept iterate stands).
 			polishing, polishRel, jointBefore = true, relErr, s.st.JointAccepted
@@ -144,7 +145,7 @@ func (s *Solver) solveSP(p *Problem, start time.Time) {
 		if s.aa.next(x, g, rr) {
 			s.st.AndersonResets++
 		}
-		if i == 1 && s.opts.Joint && !s.noJoint && s.jointStick(g, x) {
+		if i == 1 && joint && s.jointStick(g, x) {
 			// A feasible joint sticking candidate replaces the next iterate; the mixing history
 			// no longer describes the sequence.
 			s.st.JointAccepted = true
