@@ -158,11 +158,16 @@ func boxBox(a *Box, pa Pose, b *Box, pb Pose, margin float64, prev *Manifold, ou
 		for i := 0; i < cs.n; i++ {
 			minGap = math.Min(minGap, cs.c[i].Gap)
 		}
-		ga, gb := boxGJK(ha, &fa), boxGJK(hb, &fb)
-		r := gjkDistance(&ga, &gb, tw)
-		if !r.intersects && minGap > r.distance+1e-9*scale {
-			boxBoxClosest(a, &fa, b, &fb, margin, out)
-			return
+		// A clipped point projects inside the reference face, so the distance is at most
+		// minGap; the face axis bounds it below by faceSep. Only when the two differ can the
+		// face contact miss the exact distance.
+		if minGap > faceSep+1e-9*scale {
+			ga, gb := boxGJK(ha, &fa), boxGJK(hb, &fb)
+			r := gjkDistance(&ga, &gb, tw)
+			if !r.intersects && minGap > r.distance+1e-9*scale {
+				boxBoxClosest(a, &fa, b, &fb, margin, out)
+				return
+			}
 		}
 	}
 	out.Normal = cs.c[0].Normal

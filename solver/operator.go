@@ -14,6 +14,12 @@ type operator struct {
 	bEff    []float64 // b_k + e_k n_kᵀq̇ᵗ (paper footnote 4)
 	mu      []float64
 	qdotP   []float64
+	// The nonzero entries of M⁻¹, row by row: row i (a DoF) holds the block-local columns
+	// nzCol[nzStart[i]:nzStart[i+1]] with values nzVal. A rigid body's block does not couple its
+	// linear and angular parts, so W = M⁻¹Jᵀ skips two thirds of a dense product.
+	nzStart []int
+	nzCol   []int
+	nzVal   []float64
 }
 
 type sideRef struct {
@@ -31,6 +37,7 @@ func (o *operator) compile(p *Problem) {
 	o.bEff = growF(o.bEff, m)
 	o.mu = growF(o.mu, m)
 	o.qdotP = p.QdotP
+	o.compileInvMass(p)
 	for k := range p.contacts {
 		c := &p.contacts[k]
 		o.mu[k] = c.Mu
@@ -48,25 +55,22 @@ func (o *operator) compile(p *Problem) {
 			bl := p.blocks[body]
 			n := bl.Size
 			o.sides[2*k+s] = sideRef{off: bl.Offset, size: n, row: row}
-			minv := p.minv[bl.minv : bl.minv+n*n]
-			for r := 0; r < RowsPerSide; r++ {
-				j := p.rows[row+r*n : row+(r+1)*n]
-				w := o.w[row+r*n : row+(r+1)*n]
-				for i := 0; i < n; i++ {
-					mi := minv[i*n : (i+1)*n]
-					acc := 0.0
-					for c := 0; c < n; c++ {
-						acc += mi[c] * j[c]
-					}
-					w[i] = acc
-				}
-			}
 			jn := p.rows[row : row+n]
 			j1 := p.rows[row+n : row+2*n]
 			j2 := p.rows[row+2*n : row+3*n]
 			wn := o.w[row : row+n]
 			w1 := o.w[row+n : row+2*n]
 			w2 := o.w[row+2*n : row+3*n]
+			for i := range wn {
+				a0, a1, a2 := 0.0, 0.0, 0.0
+				for q := o.nzStart[bl.Offset+i]; q < o.nzStart[bl.Offset+i+1]; q++ {
+					c, v := o.nzCol[q], o.nzVal[q]
+					a0 += v * jn[c]
+					a1 += v * j1[c]
+					a2 += v * j2[c]
+				}
+				wn[i], w1[i], w2[i] = a0, a1, a2
+			}
 			g[0] += dot(jn, wn)
 			g[1] += dot(jn, w1)
 			g[2] += dot(jn, w2)
@@ -82,6 +86,27 @@ func (o *operator) compile(p *Problem) {
 	}
 }
 
+// compileInvMass lists the nonzero entries of p's inverse-mass blocks in nzStart, nzCol and
+// nzVal, reusing their capacity.
+func (o *operator) compileInvMass(p *Problem) {
+	o.nzStart = growI(o.nzStart, p.ndof+1)
+	o.nzCol, o.nzVal = o.nzCol[:0], o.nzVal[:0]
+	for _, bl := range p.blocks {
+		n := bl.Size
+		minv := p.minv[bl.minv : bl.minv+n*n]
+		for i := 0; i < n; i++ {
+			o.nzStart[bl.Offset+i] = len(o.nzCol)
+			for c, v := range minv[i*n : (i+1)*n] {
+				if v != 0 {
+					o.nzCol = append(o.nzCol, c)
+					o.nzVal = append(o.nzVal, v)
+				}
+			}
+		}
+	}
+	o.nzStart[p.ndof] = len(o.nzCol)
+}
+
 // rowDot returns row r (0 normal, 1 and 2 tangents) of contact k applied to v.
 func (o *operator) rowDot(k, r int, v []float64) float64 {
 	s := 0.0
@@ -91,6 +116,10 @@ func (o *operator) rowDot(k, r int, v []float64) float64 {
 			continue
 		}
 		n := sd.size
+		if n == rigidSize {
+			s += dot6((*[rigidSize]float64)(o.rows[sd.row+r*n:]), (*[rigidSize]float64)(v[sd.off:]))
+			continue
+		}
 		s += dot(o.rows[sd.row+r*n:sd.row+(r+1)*n], v[sd.off:sd.off+n])
 	}
 	return s
@@ -105,6 +134,12 @@ func (o *operator) tangentDot(k int, v []float64) (float64, float64) {
 			continue
 		}
 		n := sd.size
+		if n == rigidSize {
+			x := (*[rigidSize]float64)(v[sd.off:])
+			s1 += dot6((*[rigidSize]float64)(o.rows[sd.row+n:]), x)
+			s2 += dot6((*[rigidSize]float64)(o.rows[sd.row+2*n:]), x)
+			continue
+		}
 		x := v[sd.off : sd.off+n]
 		r := o.rows[sd.row+n : sd.row+3*n]
 		for j, xj := range x {
@@ -126,6 +161,10 @@ func (o *operator) addW(k, r int, a float64, v []float64) {
 			continue
 		}
 		n := sd.size
+		if n == rigidSize {
+			axpy6(a, (*[rigidSize]float64)(o.w[sd.row+r*n:]), (*[rigidSize]float64)(v[sd.off:]))
+			continue
+		}
 		axpy(a, o.w[sd.row+r*n:sd.row+(r+1)*n], v[sd.off:sd.off+n])
 	}
 }
@@ -183,6 +222,24 @@ func (o *operator) velocity(alpha, f, v []float64) {
 			}
 		}
 	}
+}
+
+// rigidSize is a rigid body's block size, for which the operator's kernels are unrolled.
+const rigidSize = 6
+
+// dot6 is dot for a rigid body's six DoFs, unrolled, summing in dot's order.
+func dot6(a, b *[rigidSize]float64) float64 {
+	return a[0]*b[0] + a[1]*b[1] + a[2]*b[2] + a[3]*b[3] + a[4]*b[4] + a[5]*b[5]
+}
+
+// axpy6 is axpy for a rigid body's six DoFs, unrolled.
+func axpy6(a float64, x, y *[rigidSize]float64) {
+	y[0] += a * x[0]
+	y[1] += a * x[1]
+	y[2] += a * x[2]
+	y[3] += a * x[3]
+	y[4] += a * x[4]
+	y[5] += a * x[5]
 }
 
 func dot(a, b []float64) float64 {
