@@ -57,6 +57,7 @@ type collisionWorld struct {
 	bodies  []collisionBody
 	pairs   []pairState // this step's pairs, sorted by (A, B)
 	spare   []pairState // last step's pairs while merging
+	narrow  narrowPhase
 	step    uint64
 	h       float64
 }
@@ -136,10 +137,11 @@ func (c *collisionWorld) prune() error {
 // each pair's narrow phase looks further by how far its two bodies can move in the step, so a fast
 // body meets its speculative contact before it could pass through (the gap term then lets it
 // close exactly the gap).
-func (c *collisionWorld) collide(margin float64) error {
+func (c *collisionWorld) collide(margin float64, pool *workerPool, workers int) error {
 	candidates := c.broad.UpdatePairs()
 	c.pairs, c.spare = c.spare[:0], c.pairs
 	old := c.spare
+	c.narrow.begin(margin)
 	j := 0
 	for _, pr := range candidates {
 		ra, rb := &c.proxies[pr.A], &c.proxies[pr.B]
@@ -150,36 +152,22 @@ func (c *collisionWorld) collide(margin float64) error {
 		for j < len(old) && pairLess(old[j].pair, pr) {
 			j++
 		}
-		var prev *pairState
+		prev := -1
 		if j < len(old) && old[j].pair == pr && old[j].ownerA == a.entity && old[j].ownerB == b.entity {
-			prev = &old[j]
+			prev = j
 		}
 		if a.still && b.still {
 			// Neither body has moved since last step: last step's contact, if any, stands.
-			if prev != nil {
-				c.pairs = append(c.pairs, *prev)
+			if prev >= 0 {
+				c.pairs = append(c.pairs, old[prev])
 			}
 			continue
 		}
 		c.pairs = append(c.pairs, pairState{pair: pr, ownerA: a.entity, ownerB: b.entity})
-		st := &c.pairs[len(c.pairs)-1]
-		var prevManifold *collide.Manifold
-		if prev != nil {
-			prevManifold = &prev.manifold
-		}
-		hit, err := collide.Collide(a.shape, a.pose, b.shape, b.pose, margin+a.sweep+b.sweep, prevManifold, &st.manifold)
-		if err != nil {
-			return fmt.Errorf("physics: %v and %v: %w", a.entity, b.entity, err)
-		}
-		if !hit {
-			c.pairs = c.pairs[:len(c.pairs)-1]
-			continue
-		}
-		if prev != nil {
-			st.inheritImpulses(prev)
-		}
+		c.narrow.add(len(c.pairs)-1, prev)
 	}
-	return nil
+	c.narrow.run(c, pool, workers)
+	return c.narrow.keepTouching(c)
 }
 
 // inheritImpulses gives each of st's points the impulses that last step's point with the same

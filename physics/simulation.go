@@ -94,7 +94,7 @@ func (s *Simulation) Step(h float64, tick uint64) error {
 	for i := range s.models {
 		s.models[i].PredictVelocity(h, s.config.Gravity, s.layout.Span(s.qdotP, i))
 	}
-	if err := s.collision.collide(s.config.ContactMargin); err != nil {
+	if err := s.collision.collide(s.config.ContactMargin, s.contact.pool, len(s.contact.workers)); err != nil {
 		return err
 	}
 	s.contact.asleep = s.asleep

@@ -2,19 +2,26 @@ package physics
 
 import "sync"
 
-// workerPool keeps parked goroutines that help the stepping goroutine solve islands. Each step
-// hands every helper the stage by value over a channel and waits for all of them; between steps a
-// helper holds no reference to the simulation, so a simulation that is no longer used can be
-// collected, and its cleanup closes quit to end the helpers (see NewSimulation).
+// workerPool keeps parked goroutines that help the stepping goroutine with the parallel parts of a
+// step: the narrow phase and the island solves. Each part hands every helper the job over a
+// channel and waits for all of them; between parts a helper holds no reference to the simulation,
+// so a simulation that is no longer used can be collected, and its cleanup closes quit to end the
+// helpers (see NewSimulation).
 type workerPool struct {
 	tasks chan poolTask
 	done  sync.WaitGroup
 	quit  chan struct{}
 }
 
-// poolTask asks a helper to run stage.work(worker).
+// poolJob is a part of the step that workers share: work(w) takes items until none is left,
+// using worker w's buffers. Worker 0 is the stepping goroutine.
+type poolJob interface {
+	work(worker int)
+}
+
+// poolTask asks a helper to run job.work(worker).
 type poolTask struct {
-	stage  *contactStage
+	job    poolJob
 	worker int
 }
 
@@ -32,7 +39,7 @@ func (p *workerPool) park() {
 	for {
 		select {
 		case t := <-p.tasks:
-			t.stage.work(t.worker)
+			t.job.work(t.worker)
 			p.done.Done()
 		case <-p.quit:
 			return
@@ -40,11 +47,11 @@ func (p *workerPool) park() {
 	}
 }
 
-// start hands the stage to n helpers as workers 1..n.
-func (p *workerPool) start(cs *contactStage, n int) {
+// start hands the job to n helpers as workers 1..n.
+func (p *workerPool) start(job poolJob, n int) {
 	p.done.Add(n)
 	for w := 1; w <= n; w++ {
-		p.tasks <- poolTask{stage: cs, worker: w}
+		p.tasks <- poolTask{job: job, worker: w}
 	}
 }
 

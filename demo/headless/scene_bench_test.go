@@ -1,0 +1,53 @@
+package headless
+
+import (
+	"testing"
+
+	"github.com/stagger-physics/stagger/ecs"
+	"github.com/stagger-physics/stagger/physics"
+)
+
+// benchScene measures whole fixed steps of scene name at size n with sleeping off, so every step
+// runs collision and the solve, after a second of simulated time has settled its contacts and
+// warm starts. Profile with -cpuprofile to see where a step goes.
+func benchScene(b *testing.B, name string, n int) {
+	o := DefaultOptions()
+	o.Scene, o.N, o.Sleep = name, n, false
+	sc, p, err := o.Resolve(map[string]bool{"n": true})
+	if err != nil {
+		b.Fatal(err)
+	}
+	app, err := ecs.NewApp(o.Dt, 1)
+	if err != nil {
+		b.Fatal(err)
+	}
+	if err := app.AddPlugin(physics.NewPlugin(o.PhysicsConfig())); err != nil {
+		b.Fatal(err)
+	}
+	if err := sc.Build(app.World, p); err != nil {
+		b.Fatal(err)
+	}
+	for i := 0; i < int(1/o.Dt); i++ {
+		if err := app.StepFixed(); err != nil {
+			b.Fatal(err)
+		}
+	}
+	sim, _ := physics.SimulationOf(app.World)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if err := app.StepFixed(); err != nil {
+			b.Fatal(err)
+		}
+	}
+	st := sim.Stats()
+	b.ReportMetric(float64(st.Contacts), "contacts")
+	b.ReportMetric(float64(st.Iterations), "iterations")
+	b.ReportMetric(float64(b.Elapsed().Microseconds())/1000/float64(b.N), "ms/step")
+}
+
+// BenchmarkScenePyramid20 is the pyramid 20 wall solved every step (no sleeping).
+func BenchmarkScenePyramid20(b *testing.B) { benchScene(b, "pyramid", 20) }
+
+// BenchmarkSceneStack40 is the 40-box tower solved every step (no sleeping).
+func BenchmarkSceneStack40(b *testing.B) { benchScene(b, "stack", 40) }

@@ -1,0 +1,115 @@
+package physics
+
+import (
+	"fmt"
+	"sync/atomic"
+
+	"github.com/stagger-physics/stagger/collide"
+)
+
+// narrowChunk is how many pairs a worker takes at a time from the narrow phase's list.
+const narrowChunk = 32
+
+// narrowParallelPairs is the fewest pairs worth handing to the helpers.
+const narrowParallelPairs = 2 * narrowChunk
+
+// narrowPhase runs the narrow phase of a step's candidate pairs on the worker pool. Each pair's
+// manifold depends only on the two bodies and last step's manifold of the same pair, and is
+// written to the pair's own slot, so the result is the same for any number of workers.
+type narrowPhase struct {
+	jobs   []narrowJob
+	next   atomic.Int64
+	margin float64
+	world  *collisionWorld // set during run only
+}
+
+// narrowJob is one pair whose manifold this step computes.
+type narrowJob struct {
+	pair int // index in collisionWorld.pairs
+	prev int // index in collisionWorld.spare of the pair's state last step; -1 if none
+	hit  bool
+	err  error
+}
+
+// begin empties the list for a step with speculative contact distance margin.
+func (np *narrowPhase) begin(margin float64) {
+	np.jobs = np.jobs[:0]
+	np.margin = margin
+}
+
+// add lists pair (an index in collisionWorld.pairs) with last step's state prev (-1: none).
+func (np *narrowPhase) add(pair, prev int) {
+	np.jobs = append(np.jobs, narrowJob{pair: pair, prev: prev})
+}
+
+// run computes every listed pair's manifold, sharing the list with the pool's helpers when it is
+// long enough.
+func (np *narrowPhase) run(c *collisionWorld, pool *workerPool, workers int) {
+	np.world = c
+	np.next.Store(0)
+	helpers := 0
+	if pool != nil && len(np.jobs) >= narrowParallelPairs {
+		helpers = workers - 1
+		pool.start(np, helpers)
+	}
+	np.work(0)
+	if helpers > 0 {
+		pool.wait()
+	}
+	np.world = nil
+}
+
+// work takes chunks of the list until none is left.
+func (np *narrowPhase) work(int) {
+	for {
+		start := int(np.next.Add(narrowChunk)) - narrowChunk
+		if start >= len(np.jobs) {
+			return
+		}
+		for i := start; i < min(start+narrowChunk, len(np.jobs)); i++ {
+			np.collide(&np.jobs[i])
+		}
+	}
+}
+
+// collide computes one pair's manifold and gives its points last step's impulses.
+func (np *narrowPhase) collide(jb *narrowJob) {
+	c := np.world
+	st := &c.pairs[jb.pair]
+	a, b := &c.bodies[c.proxies[st.pair.A].body], &c.bodies[c.proxies[st.pair.B].body]
+	var prev *pairState
+	var prevManifold *collide.Manifold
+	if jb.prev >= 0 {
+		prev = &c.spare[jb.prev]
+		prevManifold = &prev.manifold
+	}
+	jb.hit, jb.err = collide.Collide(a.shape, a.pose, b.shape, b.pose, np.margin+a.sweep+b.sweep, prevManifold, &st.manifold)
+	if jb.hit && jb.err == nil && prev != nil {
+		st.inheritImpulses(prev)
+	}
+}
+
+// keepTouching removes from c.pairs the listed pairs that do not touch, keeping the order. It
+// returns the error of the first pair, in pair order, whose narrow phase failed.
+func (np *narrowPhase) keepTouching(c *collisionWorld) error {
+	kept, next := 0, 0
+	for i := range c.pairs {
+		if next < len(np.jobs) && np.jobs[next].pair == i {
+			jb := &np.jobs[next]
+			next++
+			if jb.err != nil {
+				st := &c.pairs[i]
+				return fmt.Errorf("physics: %v and %v: %w", st.ownerA, st.ownerB, jb.err)
+			}
+			if !jb.hit {
+				continue
+			}
+		}
+		if kept != i {
+			c.pairs[kept] = c.pairs[i]
+		}
+		kept++
+	}
+	c.pairs = c.pairs[:kept]
+	return nil
+}
