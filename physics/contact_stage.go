@@ -55,7 +55,6 @@ type islandWorker struct {
 	problem  solver.Problem
 	result   solver.Result
 	mass     []float64 // scratch mass block
-	jac      []float64 // scratch point Jacobian, 3 × block size
 }
 
 // islandOutcome is what one island's solve reports.
@@ -289,26 +288,16 @@ func (wk *islandWorker) addContact(cs *contactStage, k int) {
 	mu := combineFriction(ba.material[0], bb.material[0])
 	e := combineRestitution(ba.material[1], bb.material[1])
 	idx := wk.problem.AddContact(blocks[0], blocks[1], b, mu, e)
+	dirs := [3]mgl64.Vec3{n, t1, t2}
 	for s, body := range sides {
 		if body.model < 0 {
 			continue
 		}
-		m := &models[body.model]
-		size := m.DoFs()
-		wk.jac = grow(wk.jac, 3*size)
-		m.PointJacobian(c.Point, wk.jac)
-		rows := wk.problem.RowsA(idx)
-		sign := -1.0
+		rows, sign := wk.problem.RowsA(idx), -1.0
 		if s == 1 {
-			rows = wk.problem.RowsB(idx)
-			sign = 1
+			rows, sign = wk.problem.RowsB(idx), 1
 		}
-		for r, d := range [3]mgl64.Vec3{n, t1, t2} {
-			row := rows[r*size : (r+1)*size]
-			for col := 0; col < size; col++ {
-				row[col] = sign * (d[0]*wk.jac[col] + d[1]*wk.jac[size+col] + d[2]*wk.jac[2*size+col])
-			}
-		}
+		models[body.model].contactRows(c.Point, &dirs, sign, rows)
 	}
 	if cs.config.ColdStart {
 		return

@@ -241,3 +241,30 @@ func TestRigidPointJacobianMatchesMotion(t *testing.T) {
 		}
 	}
 }
+
+// TestRigidContactRowsMatchMotion checks the contact rows against the motion of the material point:
+// sign·uᵀ(ẋ_p) by a finite difference of the pose, for three directions.
+func TestRigidContactRowsMatchMotion(t *testing.T) {
+	body := RigidBody{Kind: Dynamic, Mass: 2, Inertia: mgl64.Diag3(mgl64.Vec3{1, 2, 3}), Position: mgl64.Vec3{-0.7, 0.2, 1.5}, Orientation: mgl64.QuatRotate(0.6, mgl64.Vec3{1, 0, 1}.Normalize())}
+	var r rigidModel
+	r.load(&body)
+	local := mgl64.Vec3{-0.3, 0.5, 0.2}
+	p := r.position.Add(r.orientation.Rotate(local))
+	dirs := [3]mgl64.Vec3{mgl64.Vec3{1, 2, -1}.Normalize(), mgl64.Vec3{0, 1, 2}.Normalize(), {1, 0, 0}}
+	rows := make([]float64, 3*rigidDoFs)
+	const sign = -1.0
+	r.contactRows(p, &dirs, sign, rows)
+	qdot := []float64{0.5, -1, 2, 3, -1, 0.25}
+	const h = 1e-7
+	r.Advance(h, qdot, nil)
+	v := r.position.Add(r.orientation.Rotate(local)).Sub(p).Mul(1 / h)
+	for i, u := range dirs {
+		got := 0.0
+		for k := 0; k < rigidDoFs; k++ {
+			got += rows[i*rigidDoFs+k] * qdot[k]
+		}
+		if want := sign * u.Dot(v); math.Abs(got-want) > 1e-5 {
+			t.Errorf("row %d: row·q̇ = %v, −uᵀẋ_p by finite difference %v", i, got, want)
+		}
+	}
+}

@@ -79,6 +79,19 @@ func (r *rigidModel) PointJacobian(p mgl64.Vec3, dst []float64) {
 	dst[2*rigidDoFs+3], dst[2*rigidDoFs+4] = d[1], -d[0]
 }
 
+// contactRows writes sign·uᵀJ for the directions u = dirs[0..2], each a row of six: with J the
+// point Jacobian at p, uᵀJ = [u | (p − x) × u]. It is what PointJacobian followed by the products
+// gives, without forming J.
+func (r *rigidModel) contactRows(p mgl64.Vec3, dirs *[3]mgl64.Vec3, sign float64, dst []float64) {
+	d := p.Sub(r.position)
+	for i, u := range dirs {
+		row := (*[rigidDoFs]float64)(dst[i*rigidDoFs:])
+		a := d.Cross(u)
+		row[0], row[1], row[2] = sign*u[0], sign*u[1], sign*u[2]
+		row[3], row[4], row[5] = sign*a[0], sign*a[1], sign*a[2]
+	}
+}
+
 // PredictVelocity implements BodyModel: semi-implicit Euler for the linear part, v + h g, and the
 // implicit-midpoint angular velocity ω̄ of the torque-free rotation (see gyroscopic.go).
 func (r *rigidModel) PredictVelocity(h float64, g mgl64.Vec3, dst []float64) {

@@ -76,17 +76,21 @@ func (s *Solver) mprgpFrom(f []float64, tol float64) bool {
 	return s.mprgpContact(f, tol)
 }
 
-// pgssmContact runs PGS-SM rounds from s.alpha (with s.v consistent) until the LCP holds to tol
-// or cgBudget conjugate-gradient iterations are spent, and reports success.
+// pgssmContact runs PGS-SM rounds from s.alpha (with s.v consistent, and the LCP not yet within
+// tol) until the LCP holds to tol or cgBudget conjugate-gradient iterations are spent, and reports
+// success.
 func (s *Solver) pgssmContact(f []float64, tol float64, cgBudget int) bool {
 	op := &s.op
 	m := op.m
 	alpha, v := s.alpha, s.v
 	cgStart := s.st.ContactCG
 	for round := 0; round < contactRounds && s.st.ContactCG-cgStart < cgBudget; round++ {
-		op.velocity(alpha, f, v)
-		if s.contactError(v) <= tol {
-			return true
+		if round > 0 {
+			// Recompute v from α, dropping the round-off the updates accumulated.
+			op.velocity(alpha, f, v)
+			if s.contactError(v) <= tol {
+				return true
+			}
 		}
 		sweeps := 2
 		if round == 0 {
@@ -96,12 +100,14 @@ func (s *Solver) pgssmContact(f []float64, tol float64, cgBudget int) bool {
 				sweeps = 0
 			}
 		}
-		for it := 0; it < sweeps; it++ {
-			s.contactSweep(v)
-		}
-		s.st.ContactSweeps += sweeps
-		if s.contactError(v) <= tol {
-			return true
+		if sweeps > 0 {
+			for it := 0; it < sweeps; it++ {
+				s.contactSweep(v)
+			}
+			s.st.ContactSweeps += sweeps
+			if s.contactError(v) <= tol {
+				return true
+			}
 		}
 		for pass := 0; pass < contactReSolves; pass++ {
 			if !s.subspaceCG(v, tol) {

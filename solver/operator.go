@@ -20,6 +20,9 @@ type operator struct {
 	nzStart []int
 	nzCol   []int
 	nzVal   []float64
+	// rigid marks the blocks whose M⁻¹ has a rigid body's pattern (see isRigidPattern), for
+	// which compile uses an unrolled product.
+	rigid []bool
 }
 
 type sideRef struct {
@@ -61,6 +64,13 @@ func (o *operator) compile(p *Problem) {
 			wn := o.w[row : row+n]
 			w1 := o.w[row+n : row+2*n]
 			w2 := o.w[row+2*n : row+3*n]
+			if o.rigid[body] {
+				o.compileRigidSide(p.minv[bl.minv:], p.rows[row:], o.w[row:], &g)
+				if c.E > 0 {
+					bEff += c.E * dot(jn, p.QdotT[bl.Offset:bl.Offset+n])
+				}
+				continue
+			}
 			for i := range wn {
 				a0, a1, a2 := 0.0, 0.0, 0.0
 				for q := o.nzStart[bl.Offset+i]; q < o.nzStart[bl.Offset+i+1]; q++ {
@@ -87,13 +97,15 @@ func (o *operator) compile(p *Problem) {
 }
 
 // compileInvMass lists the nonzero entries of p's inverse-mass blocks in nzStart, nzCol and
-// nzVal, reusing their capacity.
+// nzVal and marks the rigid ones, reusing capacity.
 func (o *operator) compileInvMass(p *Problem) {
 	o.nzStart = growI(o.nzStart, p.ndof+1)
 	o.nzCol, o.nzVal = o.nzCol[:0], o.nzVal[:0]
+	o.rigid = o.rigid[:0]
 	for _, bl := range p.blocks {
 		n := bl.Size
 		minv := p.minv[bl.minv : bl.minv+n*n]
+		o.rigid = append(o.rigid, isRigidPattern(minv))
 		for i := 0; i < n; i++ {
 			o.nzStart[bl.Offset+i] = len(o.nzCol)
 			for c, v := range minv[i*n : (i+1)*n] {
@@ -105,6 +117,52 @@ func (o *operator) compileInvMass(p *Problem) {
 		}
 	}
 	o.nzStart[p.ndof] = len(o.nzCol)
+}
+
+// isRigidPattern reports whether minv is a 6×6 block with a rigid body's pattern: diagonal in its
+// first three rows and columns (the linear part), so that only its diagonal there and its lower
+// right 3×3 block (the angular part) can be nonzero.
+func isRigidPattern(minv []float64) bool {
+	if len(minv) != rigidSize*rigidSize {
+		return false
+	}
+	for i := 0; i < rigidSize; i++ {
+		for c := 0; c < rigidSize; c++ {
+			if (i < 3 || c < 3) && i != c && minv[i*rigidSize+c] != 0 {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// compileRigidSide writes W = M⁻¹Jᵀ for the three rows of one rigid side (rows and w start at
+// the side's 3×6 rows, minv at its block) and adds the side's part of the Delassus diagonal block
+// to g. It skips the zeros isRigidPattern guarantees and sums in the order of the general path.
+func (o *operator) compileRigidSide(minv, rows, w []float64, g *[6]float64) {
+	m := (*[rigidSize * rigidSize]float64)(minv)
+	for r := 0; r < RowsPerSide; r++ {
+		j := (*[rigidSize]float64)(rows[r*rigidSize:])
+		x := (*[rigidSize]float64)(w[r*rigidSize:])
+		x[0] = m[0] * j[0]
+		x[1] = m[7] * j[1]
+		x[2] = m[14] * j[2]
+		x[3] = m[21]*j[3] + m[22]*j[4] + m[23]*j[5]
+		x[4] = m[27]*j[3] + m[28]*j[4] + m[29]*j[5]
+		x[5] = m[33]*j[3] + m[34]*j[4] + m[35]*j[5]
+	}
+	jn := (*[rigidSize]float64)(rows)
+	j1 := (*[rigidSize]float64)(rows[rigidSize:])
+	j2 := (*[rigidSize]float64)(rows[2*rigidSize:])
+	wn := (*[rigidSize]float64)(w)
+	w1 := (*[rigidSize]float64)(w[rigidSize:])
+	w2 := (*[rigidSize]float64)(w[2*rigidSize:])
+	g[0] += dot6(jn, wn)
+	g[1] += dot6(jn, w1)
+	g[2] += dot6(jn, w2)
+	g[3] += dot6(j1, w1)
+	g[4] += dot6(j1, w2)
+	g[5] += dot6(j2, w2)
 }
 
 // rowDot returns row r (0 normal, 1 and 2 tangents) of contact k applied to v.
@@ -187,6 +245,10 @@ func (o *operator) addTangents(src []float64, k int, a1, a2 float64, x []float64
 			continue
 		}
 		n := sd.size
+		if n == rigidSize {
+			combine6(0, a1, a2, (*[RowsPerSide * rigidSize]float64)(src[sd.row:]), (*[rigidSize]float64)(x[sd.off:]))
+			continue
+		}
 		y := x[sd.off : sd.off+n]
 		r := src[sd.row+n : sd.row+3*n]
 		for j := range y {
@@ -215,12 +277,24 @@ func (o *operator) velocity(alpha, f, v []float64) {
 				continue
 			}
 			n := sd.size
+			if n == rigidSize {
+				combine6(a, f1, f2, (*[RowsPerSide * rigidSize]float64)(o.w[sd.row:]), (*[rigidSize]float64)(v[sd.off:]))
+				continue
+			}
 			x := v[sd.off : sd.off+n]
 			w := o.w[sd.row : sd.row+3*n]
 			for j := range x {
 				x[j] += a*w[j] + f1*w[n+j] + f2*w[2*n+j]
 			}
 		}
+	}
+}
+
+// combine6 adds a, f1 and f2 times the three rows of one rigid side's w to x, unrolled, in the
+// order of velocity's general path.
+func combine6(a, f1, f2 float64, w *[RowsPerSide * rigidSize]float64, x *[rigidSize]float64) {
+	for j := range x {
+		x[j] += a*w[j] + f1*w[rigidSize+j] + f2*w[2*rigidSize+j]
 	}
 }
 
