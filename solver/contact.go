@@ -14,6 +14,7 @@ import "math"
 // LCP's natural residual max_k |min(A_kk α_k, w_k)| is within tolerance.
 
 const (
+	icAfter         = 20 // subspace CG iterations with Jacobi scaling before the incomplete Cholesky
 	contactRounds   = 40 // PGS-SM rounds before falling back
 	contactReSolves = 8  // clip-and-resolve passes per round
 	contactCGBudget = 20 // CG iterations per contact (plus 2,000) before giving up or falling back
@@ -212,6 +213,21 @@ func (s *Solver) subspaceCG(v []float64, tol float64) bool {
 	maxIt := 4*len(act) + 50
 	target := 0.1 * tol
 	for it := 0; it < maxIt && rmax > target; it++ {
+		if it == icAfter {
+			// Jacobi scaling is converging slowly: restart from here preconditioned by the
+			// incomplete Cholesky factor of A_FF + ε diag(A_FF).
+			s.ic.reset()
+			for _, k := range act {
+				s.ic.add(k, 0, 1)
+			}
+			s.ic.factor(op)
+			s.ic.solve(r, z, 1, 0)
+			rz = 0
+			for _, k := range act {
+				p[k] = z[k]
+				rz += r[k] * z[k]
+			}
+		}
 		clear(u)
 		for _, k := range act {
 			op.addW(k, 0, p[k], u)
@@ -233,10 +249,18 @@ func (s *Solver) subspaceCG(v []float64, tol float64) bool {
 		axpy(a, u, v)
 		rzNew := 0.0
 		rmax = 0
-		for _, k := range act {
-			z[k] = r[k] / op.g[6*k]
-			rzNew += r[k] * z[k]
-			rmax = math.Max(rmax, math.Abs(r[k]))
+		if it >= icAfter {
+			s.ic.solve(r, z, 1, 0)
+			for _, k := range act {
+				rzNew += r[k] * z[k]
+				rmax = math.Max(rmax, math.Abs(r[k]))
+			}
+		} else {
+			for _, k := range act {
+				z[k] = r[k] / op.g[6*k]
+				rzNew += r[k] * z[k]
+				rmax = math.Max(rmax, math.Abs(r[k]))
+			}
 		}
 		if !(rz > 0) {
 			break

@@ -160,7 +160,8 @@ func (s *Solver) gauge(f1, f2 float64) float64 {
 
 // frictionSubspace runs preconditioned CG on the sticking contacts (strictly inside their sets),
 // minimising the kinetic energy over their tangential impulses with the other contacts held. It
-// reports whether any contact was free.
+// reports whether any contact was free. The preconditioner is the contacts' 2×2 blocks for the
+// first icAfter iterations, then the incomplete Cholesky factor of their tangent rows.
 func (s *Solver) frictionSubspace(f []float64, tol float64) bool {
 	op := &s.op
 	act := s.active[:0]
@@ -188,6 +189,21 @@ func (s *Solver) frictionSubspace(f []float64, tol float64) bool {
 	maxIt := 4*len(act) + 50
 	target := 0.1 * tol
 	for it := 0; it < maxIt && rmax > target; it++ {
+		if it == icAfter {
+			// Block-Jacobi scaling is converging slowly: restart from here preconditioned by
+			// the incomplete Cholesky factor of the sticking contacts' tangent rows.
+			s.ic.reset()
+			for _, k := range act {
+				s.ic.add(k, 1, 3)
+			}
+			s.ic.factor(op)
+			s.ic.solve(r, z, 2, 1)
+			rz = 0
+			for _, k := range act {
+				p[2*k], p[2*k+1] = z[2*k], z[2*k+1]
+				rz += r[2*k]*z[2*k] + r[2*k+1]*z[2*k+1]
+			}
+		}
 		clear(u)
 		for _, k := range act {
 			op.addWT(k, p[2*k], p[2*k+1], u)
@@ -206,17 +222,24 @@ func (s *Solver) frictionSubspace(f []float64, tol float64) bool {
 			break
 		}
 		a := rz / pq
-		rzNew := 0.0
 		rmax = 0
 		for _, k := range act {
 			f[2*k] += a * p[2*k]
 			f[2*k+1] += a * p[2*k+1]
 			r[2*k] -= a * q[2*k]
 			r[2*k+1] -= a * q[2*k+1]
-			z1, z2 := s.precond(k, r[2*k], r[2*k+1])
-			z[2*k], z[2*k+1] = z1, z2
-			rzNew += r[2*k]*z1 + r[2*k+1]*z2
 			rmax = math.Max(rmax, math.Max(math.Abs(r[2*k]), math.Abs(r[2*k+1])))
+		}
+		if it >= icAfter {
+			s.ic.solve(r, z, 2, 1)
+		} else {
+			for _, k := range act {
+				z[2*k], z[2*k+1] = s.precond(k, r[2*k], r[2*k+1])
+			}
+		}
+		rzNew := 0.0
+		for _, k := range act {
+			rzNew += r[2*k]*z[2*k] + r[2*k+1]*z[2*k+1]
 		}
 		axpy(a, u, s.v)
 		beta := rzNew / rz

@@ -213,6 +213,7 @@ type Solver struct {
 	jr, jz, jp, jq   []float64 // 3m (joint CG)
 	jmask            []int8
 	active           []int
+	ic               delassusIC // the CGs' incomplete Cholesky preconditioner
 
 	// pyramid tables
 	cosT, sinT []float64
