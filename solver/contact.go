@@ -212,20 +212,28 @@ func (s *Solver) subspaceCG(v []float64, tol float64) bool {
 	}
 	maxIt := 4*len(act) + 50
 	target := 0.1 * tol
+	useIC := false
+	ic := &s.icContact
+	icStart := icAfter
+	if ic.wanted {
+		icStart = 0 // an earlier CG of this solve needed it
+	}
 	for it := 0; it < maxIt && rmax > target; it++ {
-		if it == icAfter {
+		if it == icStart {
 			// Jacobi scaling is converging slowly: restart from here preconditioned by the
 			// incomplete Cholesky factor of A_FF + ε diag(A_FF).
-			s.ic.reset()
+			ic.reset()
 			for _, k := range act {
-				s.ic.add(k, 0, 1)
+				ic.add(k, 0, 1)
 			}
-			s.ic.factor(op)
-			s.ic.solve(r, z, 1, 0)
-			rz = 0
-			for _, k := range act {
-				p[k] = z[k]
-				rz += r[k] * z[k]
+			if useIC = ic.factor(op); useIC {
+				ic.wanted = true
+				ic.solve(r, z, 1, 0)
+				rz = 0
+				for _, k := range act {
+					p[k] = z[k]
+					rz += r[k] * z[k]
+				}
 			}
 		}
 		clear(u)
@@ -249,8 +257,8 @@ func (s *Solver) subspaceCG(v []float64, tol float64) bool {
 		axpy(a, u, v)
 		rzNew := 0.0
 		rmax = 0
-		if it >= icAfter {
-			s.ic.solve(r, z, 1, 0)
+		if useIC {
+			ic.solve(r, z, 1, 0)
 			for _, k := range act {
 				rzNew += r[k] * z[k]
 				rmax = math.Max(rmax, math.Abs(r[k]))

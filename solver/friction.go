@@ -188,20 +188,28 @@ func (s *Solver) frictionSubspace(f []float64, tol float64) bool {
 	}
 	maxIt := 4*len(act) + 50
 	target := 0.1 * tol
+	useIC := false
+	ic := &s.icFriction
+	icStart := icAfter
+	if ic.wanted {
+		icStart = 0 // an earlier CG of this solve needed it
+	}
 	for it := 0; it < maxIt && rmax > target; it++ {
-		if it == icAfter {
+		if it == icStart {
 			// Block-Jacobi scaling is converging slowly: restart from here preconditioned by
 			// the incomplete Cholesky factor of the sticking contacts' tangent rows.
-			s.ic.reset()
+			ic.reset()
 			for _, k := range act {
-				s.ic.add(k, 1, 3)
+				ic.add(k, 1, 3)
 			}
-			s.ic.factor(op)
-			s.ic.solve(r, z, 2, 1)
-			rz = 0
-			for _, k := range act {
-				p[2*k], p[2*k+1] = z[2*k], z[2*k+1]
-				rz += r[2*k]*z[2*k] + r[2*k+1]*z[2*k+1]
+			if useIC = ic.factor(op); useIC {
+				ic.wanted = true
+				ic.solve(r, z, 2, 1)
+				rz = 0
+				for _, k := range act {
+					p[2*k], p[2*k+1] = z[2*k], z[2*k+1]
+					rz += r[2*k]*z[2*k] + r[2*k+1]*z[2*k+1]
+				}
 			}
 		}
 		clear(u)
@@ -230,8 +238,8 @@ func (s *Solver) frictionSubspace(f []float64, tol float64) bool {
 			r[2*k+1] -= a * q[2*k+1]
 			rmax = math.Max(rmax, math.Max(math.Abs(r[2*k]), math.Abs(r[2*k+1])))
 		}
-		if it >= icAfter {
-			s.ic.solve(r, z, 2, 1)
+		if useIC {
+			ic.solve(r, z, 2, 1)
 		} else {
 			for _, k := range act {
 				z[2*k], z[2*k+1] = s.precond(k, r[2*k], r[2*k+1])

@@ -1,6 +1,9 @@
 package solver
 
-import "math"
+import (
+	"math"
+	"slices"
+)
 
 // delassusIC is a zero-fill incomplete Cholesky factor L Lᵀ ≈ A + ε diag(A) of the Delassus
 // matrix A restricted to chosen rows of chosen contacts: the normal rows of the contact
@@ -22,10 +25,16 @@ import "math"
 type delassusIC struct {
 	members []icMember
 	nu      int // unknowns: Σ (hi − lo) over members
-	start   []int
-	col     []int // unknown indices < the row's, increasing
-	val     []float64
-	diag    []float64 // L_uu
+	// next is the set being listed; factor keeps the current factor when it equals members.
+	next   []icMember
+	nextNU int
+	// valid: the factor matches members and the current operator. wanted: a CG of this solve
+	// needed the factor, so the next ones start with it.
+	valid, wanted bool
+	start         []int
+	col           []int // unknown indices < the row's, increasing
+	val           []float64
+	diag          []float64 // L_uu
 	// Per-body lists of member positions, increasing, keyed by the body's velocity offset:
 	// bodyList[bodyStart[off] : bodyStart[off]+bodyCount[off]].
 	bodyStart, bodyCount []int
@@ -48,20 +57,39 @@ const icShift = 1e-6
 // per-contact block g.
 func diagEntry(r int) int { return [RowsPerSide]int{0, 3, 5}[r] }
 
-// reset empties the set, keeping capacity.
+// invalidate forgets the factor; the operator has changed (a new Solve).
+func (f *delassusIC) invalidate() {
+	f.valid, f.wanted = false, false
+}
+
+// reset starts listing a set, keeping capacity.
 func (f *delassusIC) reset() {
-	f.members = f.members[:0]
-	f.nu = 0
+	f.next = f.next[:0]
+	f.nextNU = 0
 }
 
 // add appends contact k with rows lo ≤ r < hi; contacts must come in increasing order.
 func (f *delassusIC) add(k, lo, hi int) {
-	f.members = append(f.members, icMember{k: k, lo: lo, hi: hi, first: f.nu})
-	f.nu += hi - lo
+	f.next = append(f.next, icMember{k: k, lo: lo, hi: hi, first: f.nextNU})
+	f.nextNU += hi - lo
 }
 
-// factor builds L for the set added since reset, from operator o.
-func (f *delassusIC) factor(o *operator) {
+// factor makes L the factor of the set listed since reset, from operator o, reusing the current
+// one when the set is unchanged (the staggered loop's projections often keep their sets). It
+// reports false if the factor came out non-finite (the dropped fill can make an incomplete
+// factorisation unstable on arbitrary problems); the caller then keeps its Jacobi scaling.
+func (f *delassusIC) factor(o *operator) bool {
+	if f.valid && slices.Equal(f.members, f.next) {
+		return true
+	}
+	f.members, f.next = f.next, f.members
+	f.nu = f.nextNU
+	f.valid = f.build(o)
+	return f.valid
+}
+
+// build factors the members.
+func (f *delassusIC) build(o *operator) bool {
 	nu := f.nu
 	f.listBodies(o)
 	f.start = growI(f.start, nu+1)
@@ -97,11 +125,25 @@ func (f *delassusIC) factor(o *operator) {
 				d -= f.val[e] * f.val[e]
 				f.scatter[f.col[e]] = 0
 			}
-			// A redundant row's pivot is about ε·A_uu; the dropped fill can push it lower.
-			f.diag[u] = math.Sqrt(math.Max(d, icShift*a))
+			// A redundant row's exact pivot is at least about ε·A_uu. Below half of that the
+			// dropped fill has broken the factorisation down; the row then falls back to its
+			// diagonal, as in Jacobi scaling.
+			if !(d >= 0.5*icShift*a) {
+				d = a
+			}
+			f.diag[u] = math.Sqrt(d)
+			if !isFinite(f.diag[u]) || !(f.diag[u] > 0) {
+				return false
+			}
 		}
 	}
 	f.start[nu] = len(f.col)
+	for _, v := range f.val {
+		if !isFinite(v) {
+			return false
+		}
+	}
+	return true
 }
 
 // listBodies fills the per-body member lists, each in increasing position.

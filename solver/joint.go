@@ -187,8 +187,7 @@ func (s *Solver) jointPrecond(k int, mask int8, r, z []float64) {
 }
 
 // jointCG runs block-preconditioned CG on the free rows of the joint candidate (s.ja, s.jf),
-// keeping s.v = q̇ᴾ + M⁻¹(N ja + D jf); after icAfter iterations the preconditioner is the
-// incomplete Cholesky factor of the free rows. It reports whether every free row's residual reached the
+// keeping s.v = q̇ᴾ + M⁻¹(N ja + D jf). It reports whether every free row's residual reached the
 // contact tolerance.
 func (s *Solver) jointCG() bool {
 	op := &s.op
@@ -220,29 +219,6 @@ func (s *Solver) jointCG() bool {
 	}
 	maxIt := 6*free + 50
 	for it := 0; it < maxIt && rmax > 0.1*tol; it++ {
-		if it == icAfter {
-			// Block-Jacobi scaling is converging slowly: restart from here preconditioned by
-			// the incomplete Cholesky factor of the free rows.
-			s.ic.reset()
-			for k := 0; k < m; k++ {
-				switch mask[k] {
-				case 0:
-				case 3:
-					s.ic.add(k, 0, 3)
-				default:
-					s.ic.add(k, 0, 1)
-				}
-			}
-			s.ic.factor(op)
-			s.ic.solve(r, z, 3, 0)
-			rz = 0
-			for k := 0; k < m; k++ {
-				if mask[k] != 0 {
-					copy(p[3*k:3*k+3], z[3*k:3*k+3])
-					rz += r[3*k]*z[3*k] + r[3*k+1]*z[3*k+1] + r[3*k+2]*z[3*k+2]
-				}
-			}
-		}
 		clear(u)
 		for k := 0; k < m; k++ {
 			if mask[k] == 0 {
@@ -270,6 +246,7 @@ func (s *Solver) jointCG() bool {
 			break
 		}
 		a := rz / pq
+		rzNew := 0.0
 		rmax = 0
 		for k := 0; k < m; k++ {
 			if mask[k] == 0 {
@@ -282,18 +259,8 @@ func (s *Solver) jointCG() bool {
 				r[i] -= a * q[i]
 				rmax = math.Max(rmax, math.Abs(r[i]))
 			}
-			if it < icAfter {
-				s.jointPrecond(k, mask[k], r[3*k:3*k+3], z[3*k:3*k+3])
-			}
-		}
-		if it >= icAfter {
-			s.ic.solve(r, z, 3, 0)
-		}
-		rzNew := 0.0
-		for k := 0; k < m; k++ {
-			if mask[k] != 0 {
-				rzNew += r[3*k]*z[3*k] + r[3*k+1]*z[3*k+1] + r[3*k+2]*z[3*k+2]
-			}
+			s.jointPrecond(k, mask[k], r[3*k:3*k+3], z[3*k:3*k+3])
+			rzNew += r[3*k]*z[3*k] + r[3*k+1]*z[3*k+1] + r[3*k+2]*z[3*k+2]
 		}
 		axpy(a, u, v)
 		beta := rzNew / rz

@@ -213,7 +213,8 @@ type Solver struct {
 	jr, jz, jp, jq   []float64 // 3m (joint CG)
 	jmask            []int8
 	active           []int
-	ic               delassusIC // the CGs' incomplete Cholesky preconditioner
+	// The incomplete Cholesky preconditioners of the contact and friction CGs.
+	icContact, icFriction delassusIC
 
 	// pyramid tables
 	cosT, sinT []float64
@@ -369,6 +370,8 @@ func (s *Solver) prepare(p *Problem) {
 	s.tSave = growF(s.tSave, 2*m)
 	s.vSave = growF(s.vSave, n)
 	s.active = growI(s.active, m)
+	s.icContact.invalidate()
+	s.icFriction.invalidate()
 	s.warmStart(p)
 	// velocity scale: max(1, max_k |n_kᵀq̇ᴾ + b_k|)
 	sc := 1.0
