@@ -15,6 +15,7 @@ import (
 	"github.com/g3n/engine/renderer"
 	"github.com/g3n/engine/util/helper"
 	"github.com/g3n/engine/window"
+	"github.com/stagger-physics/stagger/collide"
 	"github.com/stagger-physics/stagger/demo/headless"
 	"github.com/stagger-physics/stagger/ecs"
 	"github.com/stagger-physics/stagger/physics"
@@ -41,6 +42,8 @@ type game struct {
 	paused    bool
 	stepOnce  bool
 	simTime   float64
+	cam       *camera.Camera
+	orbit     *camera.OrbitControl
 	label     *gui.Label
 	frameTime float64 // smoothed, ms
 	lastErr   error
@@ -64,8 +67,9 @@ func runWindow(opts headless.Options, set map[string]bool, win windowOptions) er
 	cam.SetPosition(9, 7, 14)
 	cam.LookAt(&math32.Vector3{X: 0, Y: 2, Z: 0}, &math32.Vector3{X: 0, Y: 1, Z: 0})
 	g.root.Add(cam)
-	orbit := camera.NewOrbitControl(cam)
-	orbit.SetTarget(math32.Vector3{X: 0, Y: 2, Z: 0})
+	g.cam = cam
+	g.orbit = camera.NewOrbitControl(cam)
+	g.orbit.SetTarget(math32.Vector3{X: 0, Y: 2, Z: 0})
 	onResize := func(string, interface{}) {
 		w, h := a.GetFramebufferSize()
 		a.Gls().Viewport(0, 0, int32(w), int32(h))
@@ -85,6 +89,8 @@ func runWindow(opts headless.Options, set map[string]bool, win windowOptions) er
 	g.label = gui.NewLabel("")
 	g.label.SetPosition(10, 10)
 	g.label.SetColor(&math32.Color{R: 1, G: 1, B: 1})
+	// A translucent dark backing keeps the lines legible over the light ground.
+	g.label.SetBgColor4(&math32.Color4{R: 0.1, G: 0.11, B: 0.13, A: 0.6})
 	g.label.SetFontSize(15)
 	g.root.Add(g.label)
 
@@ -95,6 +101,7 @@ func runWindow(opts headless.Options, set map[string]bool, win windowOptions) er
 	if err := g.reset(); err != nil {
 		return err
 	}
+	g.frameScene()
 
 	var shotErr error
 	start := time.Now()
@@ -148,6 +155,65 @@ func (g *game) reset() error {
 	return sim.Update(0) // creates the visuals and poses them
 }
 
+// minFrameSize, m, is the least size of the box the camera frames: a scene smaller than it in
+// every direction (one cube) is shown with some of its surroundings.
+const minFrameSize = 2.5
+
+// frameScene points the camera at the whole scene from a fixed oblique direction, so that every
+// bounded collider fits the view with a margin, and makes the orbit control turn about the
+// scene's centre. A scene without bounded colliders keeps the camera where it is.
+func (g *game) frameScene() {
+	lo, hi, ok := sceneBounds(g.sim.World)
+	if !ok {
+		return
+	}
+	if math32.Max(hi.X-lo.X, math32.Max(hi.Y-lo.Y, hi.Z-lo.Z)) < minFrameSize {
+		// Widen a small box about its centre, and heighten it upwards (it stands on the ground).
+		cx, cz := 0.5*(lo.X+hi.X), 0.5*(lo.Z+hi.Z)
+		lo.X, hi.X = cx-minFrameSize/2, cx+minFrameSize/2
+		lo.Z, hi.Z = cz-minFrameSize/2, cz+minFrameSize/2
+		hi.Y = lo.Y + minFrameSize
+	}
+	// From the scene's centre towards the camera: from +x, above and +z, as the demo always
+	// looked, but steeper, so that the camera sees over walls.
+	view := math32.Vector3{X: 9, Y: 12, Z: 14}
+	f := frameBox(lo, hi, g.cam.Fov(), g.cam.Aspect(), view)
+	g.cam.SetNear(math32.Min(0.3, 0.5*f.nearest))
+	g.cam.SetFar(math32.Max(1000, 2*f.farthest))
+	g.cam.SetPositionVec(&f.position)
+	g.cam.LookAt(&f.target, &math32.Vector3{X: 0, Y: 1, Z: 0})
+	g.orbit.SetTarget(f.target)
+}
+
+// sceneBounds returns the scene-coordinate box around every body's collider at its current pose,
+// leaving out unbounded shapes (the ground's half-space); ok is false when there is none.
+func sceneBounds(w *ecs.World) (lo, hi math32.Vector3, ok bool) {
+	q, err := ecs.NewQuery2[physics.RigidBody, physics.Collider](w)
+	if err != nil {
+		return lo, hi, false
+	}
+	var box collide.AABB
+	_ = q.Each(func(_ ecs.Entity, b *physics.RigidBody, c *physics.Collider) {
+		if c.Shape == nil || c.Shape.Kind() == collide.KindHalfSpace || math.IsInf(c.Shape.Volume(), 0) {
+			return
+		}
+		bb := c.Shape.Bounds(collide.Pose{Position: b.Position, Rotation: b.Orientation})
+		if !ok {
+			box, ok = bb, true
+			return
+		}
+		box = box.Union(bb)
+	})
+	if !ok {
+		return lo, hi, false
+	}
+	// ToScene permutes the axes and flips one: the images of two opposite corners span the box.
+	a, b := plugin.ToScene(box.Min), plugin.ToScene(box.Max)
+	lo = math32.Vector3{X: math32.Min(a.X, b.X), Y: math32.Min(a.Y, b.Y), Z: math32.Min(a.Z, b.Z)}
+	hi = math32.Vector3{X: math32.Max(a.X, b.X), Y: math32.Max(a.Y, b.Y), Z: math32.Max(a.Z, b.Z)}
+	return lo, hi, true
+}
+
 // onKey handles the demo's keys.
 func (g *game) onKey(k window.Key, a *app.Application) {
 	switch k {
@@ -166,6 +232,9 @@ func (g *game) onKey(k window.Key, a *app.Application) {
 		delete(g.set, "mu")
 		delete(g.set, "e")
 		g.lastErr = g.reset()
+		if g.lastErr == nil {
+			g.frameScene()
+		}
 	case window.KeyS:
 		// Cycle the contact solver live: Staggered Projections, then the baselines.
 		next := map[string]string{"sp": "pgs", "pgs": "lcp", "lcp": "sp"}
@@ -242,10 +311,20 @@ func (g *game) status() string {
 	if g.paused {
 		state = "paused (N: step)"
 	}
+	// The worst eq. 28 relative error and eq. 29 residual of the step's island solves.
+	// Only Staggered Projections measures them.
+	errs := "rel err –  |  residual –"
+	switch {
+	case g.opts.Solver != "sp":
+		errs = "rel err, residual: sp only"
+	case st.Islands > 0:
+		errs = fmt.Sprintf("rel err %.1e  |  residual %.1e", st.MaxRelErr, st.MaxResidual)
+	}
 	return fmt.Sprintf("%s  |  %s, %s friction  |  t %.2f s  |  %s  |  frame %.1f ms\n"+
-		"step %.3f ms  |  bodies %d (%d asleep)  |  contacts %d  |  islands %d  |  iterations %d  |  converged %d/%d\n"+
+		"step %.3f ms  |  bodies %d (%d asleep)  |  contacts %d  |  islands %d\n"+
+		"iterations %d  |  converged %d/%d  |  %s\n"+
 		"P pause, N step, R reset, Tab scene, S solver, F friction model, C contacts, mouse: orbit",
 		g.opts.Scene, g.opts.Solver, g.opts.Friction, math.Round(g.simTime*100)/100, state, g.frameTime,
 		float64(st.Elapsed.Microseconds())/1000, st.Bodies, st.Sleeping, st.Contacts, st.Islands,
-		st.Iterations, st.Converged, st.Islands)
+		st.Iterations, st.Converged, st.Islands, errs)
 }

@@ -55,13 +55,18 @@ type islandWorker struct {
 	problem  solver.Problem
 	result   solver.Result
 	mass     []float64 // scratch mass block
+	// relErr and residual are the configured solver's eq. 28 and eq. 29 figures of the last
+	// island solved, kept before a fallback solve overwrites the result.
+	relErr, residual float64
 }
 
 // islandOutcome is what one island's solve reports.
 type islandOutcome struct {
 	iterations          int
 	converged, fellBack bool
-	err                 error
+	// relErr and residual are the configured solver's eq. 28 and eq. 29 figures (solver.Stats).
+	relErr, residual float64
+	err              error
 	// sleeping: every body of the island sleeps and nothing touches it that moves; the island is
 	// not solved and its bodies stay where they are.
 	sleeping bool
@@ -92,6 +97,7 @@ type contactStats struct {
 	contacts, islands, iterations, converged, fallbacks int
 	sleeping                                            int // islands left asleep
 	minGap                                              float64
+	maxRelErr, maxResidual                              float64 // over the islands solved
 }
 
 // run solves the contacts of the step. models and layout are the step's dynamic bodies, qdotP
@@ -162,6 +168,8 @@ func (cs *contactStage) run(h float64, models []rigidModel, layout *Layout, qdot
 			return st, o.err
 		}
 		st.iterations += o.iterations
+		st.maxRelErr = math.Max(st.maxRelErr, o.relErr)
+		st.maxResidual = math.Max(st.maxResidual, o.residual)
 		if o.converged {
 			st.converged++
 		}
@@ -184,6 +192,9 @@ func (cs *contactStage) work(w int) {
 			continue
 		}
 		o.iterations, o.converged, o.fellBack, o.err = cs.workers[w].solveIsland(cs, is)
+		if o.err == nil {
+			o.relErr, o.residual = cs.workers[w].relErr, cs.workers[w].residual
+		}
 	}
 }
 
@@ -219,6 +230,7 @@ func (wk *islandWorker) solveIsland(cs *contactStage, is int) (int, bool, bool, 
 	}
 	res := &wk.result
 	iters := res.Stats.Iterations
+	wk.relErr, wk.residual = res.Stats.RelErr, res.Stats.Residual
 	exact := err == nil && (res.Stats.Method != solver.MethodSP || res.Stats.ContactExact)
 	converged := exact && res.Stats.Converged
 	fellBack := !exact && res.Stats.Method != solver.MethodPGS

@@ -107,19 +107,21 @@ func (s *Simulation) Step(h float64, tick uint64) error {
 		advanceKinematic(b, h)
 	}
 	s.stats = StepStats{
-		Tick:       tick,
-		Bodies:     s.bodies.Count(),
-		Dynamic:    len(s.models),
-		DoFs:       n,
-		Contacts:   cst.contacts,
-		Islands:    cst.islands,
-		Iterations: cst.iterations,
-		Converged:  cst.converged,
-		Fallbacks:  cst.fallbacks,
-		Sleeping:   sleeping,
-		MinGap:     cst.minGap,
-		NonFinite:  nonFinite,
-		Elapsed:    time.Since(start),
+		Tick:        tick,
+		Bodies:      s.bodies.Count(),
+		Dynamic:     len(s.models),
+		DoFs:        n,
+		Contacts:    cst.contacts,
+		Islands:     cst.islands,
+		Iterations:  cst.iterations,
+		Converged:   cst.converged,
+		MaxRelErr:   cst.maxRelErr,
+		MaxResidual: cst.maxResidual,
+		Fallbacks:   cst.fallbacks,
+		Sleeping:    sleeping,
+		MinGap:      cst.minGap,
+		NonFinite:   nonFinite,
+		Elapsed:     time.Since(start),
 	}
 	return nil
 }

@@ -15,6 +15,15 @@ type StepStats struct {
 	// solves that met ε (the others kept their best iterate, still contact-exact).
 	Iterations int
 	Converged  int
+	// MaxRelErr is the largest relative error rel_err (paper eq. 28, solver Stats.RelErr) among
+	// the step's island solves, as the configured solver left it (an island that fell back to the
+	// baseline reports the configured solver's figure); 0 when no island was solved. It is ≤ ε
+	// when every solve converged. The PGS and LCP baselines do not measure it and report 0.
+	MaxRelErr float64
+	// MaxResidual is the largest residual (paper eq. 29, solver Stats.Residual) of the kept
+	// iterate among the step's island solves, in the same sense as MaxRelErr; 0 when no island
+	// was solved.
+	MaxResidual float64
 	// Fallbacks counts islands whose solve could not make the contact projection exact and were
 	// solved again by the bounded projected Gauss–Seidel baseline.
 	Fallbacks int

@@ -1,0 +1,108 @@
+package physics
+
+import (
+	"math"
+	"testing"
+
+	"github.com/go-gl/mathgl/mgl64"
+	"github.com/stagger-physics/stagger/ecs"
+)
+
+// checkErrorStats asserts a step's MaxRelErr and MaxResidual are finite and ≥ 0, 0 when no island
+// was solved, and MaxRelErr ≤ ε when every solve converged.
+func checkErrorStats(t *testing.T, step int, st StepStats, eps float64) {
+	t.Helper()
+	for name, v := range map[string]float64{"MaxRelErr": st.MaxRelErr, "MaxResidual": st.MaxResidual} {
+		if math.IsNaN(v) || math.IsInf(v, 0) || v < 0 {
+			t.Fatalf("step %d: %s = %v, want finite and ≥ 0", step, name, v)
+		}
+		if st.Islands == 0 && v != 0 {
+			t.Fatalf("step %d: no island solved but %s = %v", step, name, v)
+		}
+	}
+	if st.Islands > 0 && st.Converged == st.Islands && st.MaxRelErr > eps {
+		t.Fatalf("step %d: all %d solves converged but MaxRelErr %.3g > ε %.3g", step, st.Islands, st.MaxRelErr, eps)
+	}
+}
+
+// TestStepStatsErrorsOfASlidingCube: a cube launched along the ground at 3 m/s slides to rest and
+// falls asleep; every step's worst rel_err and residual are finite, ≥ 0, within ε when all solves
+// converged, and 0 once the cube sleeps (contacts, but no island solved). A cube falling freely,
+// with no contact at all, reports 0 too.
+func TestStepStatsErrorsOfASlidingCube(t *testing.T) {
+	cfg := DefaultConfig()
+	cfg.Solver.Epsilon = 1e-4
+	app := newTestApp(t, 0.01, cfg)
+	spawnGround(t, app.World, mgl64.Vec3{0, 0, 1}, 0.5)
+	e := spawnCube(t, app.World, mgl64.Vec3{0, 0, 0.5}, mgl64.QuatIdent(), 0.5)
+	b, _ := ecs.Get[RigidBody](app.World, e)
+	b.LinearVelocity = mgl64.Vec3{3, 0, 0}
+	sim, _ := SimulationOf(app.World)
+	solved, asleep := 0, 0
+	for step := 0; step < 200; step++ {
+		if err := app.StepFixed(); err != nil {
+			t.Fatal(err)
+		}
+		st := sim.Stats()
+		checkErrorStats(t, step, st, cfg.Solver.Epsilon)
+		solved += st.Islands
+		if st.Contacts > 0 && st.Islands == 0 {
+			asleep++
+		}
+	}
+	if solved < 50 || asleep == 0 {
+		t.Fatalf("%d island solves and %d steps asleep; the test needs a slide and a sleep", solved, asleep)
+	}
+
+	free := newTestApp(t, 0.01, cfg)
+	spawnCube(t, free.World, mgl64.Vec3{0, 0, 10}, mgl64.QuatIdent(), 0.5)
+	fsim, _ := SimulationOf(free.World)
+	for step := 0; step < 3; step++ {
+		if err := free.StepFixed(); err != nil {
+			t.Fatal(err)
+		}
+		if st := fsim.Stats(); st.Contacts != 0 || st.MaxRelErr != 0 || st.MaxResidual != 0 {
+			t.Fatalf("free fall step %d: %+v, want no contact and zero errors", step, st)
+		}
+	}
+}
+
+// TestStepStatsErrorsAreWorkerIndependent steps the many-island piles with 1 and 4 workers: the
+// worst rel_err and residual must be finite, within ε when every solve converged, and
+// bit-identical for both worker counts every step; and they must be measured (nonzero in some
+// step), not left at 0.
+func TestStepStatsErrorsAreWorkerIndependent(t *testing.T) {
+	run := func(workers int) (*ecs.App, *Simulation) {
+		cfg := DefaultConfig()
+		cfg.Workers = workers
+		app := newTestApp(t, 0.01, cfg)
+		spawnPiles(t, app.World)
+		sim, _ := SimulationOf(app.World)
+		return app, sim
+	}
+	app1, sim1 := run(1)
+	app4, sim4 := run(4)
+	eps := sim1.Config().Solver.Epsilon
+	if eps == 0 {
+		eps = 1e-4 // the solver's default
+	}
+	nonzeroRel, nonzeroRes := false, false
+	for step := 0; step < 100; step++ {
+		if err := app1.StepFixed(); err != nil {
+			t.Fatal(err)
+		}
+		if err := app4.StepFixed(); err != nil {
+			t.Fatal(err)
+		}
+		s1, s4 := sim1.Stats(), sim4.Stats()
+		checkErrorStats(t, step, s1, eps)
+		if math.Float64bits(s1.MaxRelErr) != math.Float64bits(s4.MaxRelErr) || math.Float64bits(s1.MaxResidual) != math.Float64bits(s4.MaxResidual) {
+			t.Fatalf("step %d: 1 worker rel err %v residual %v; 4 workers %v, %v", step, s1.MaxRelErr, s1.MaxResidual, s4.MaxRelErr, s4.MaxResidual)
+		}
+		nonzeroRel = nonzeroRel || s1.MaxRelErr > 0
+		nonzeroRes = nonzeroRes || s1.MaxResidual > 0
+	}
+	if !nonzeroRel || !nonzeroRes {
+		t.Fatalf("rel err nonzero in some step: %v, residual: %v", nonzeroRel, nonzeroRes)
+	}
+}
