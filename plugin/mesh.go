@@ -2,8 +2,10 @@ package plugin
 
 import (
 	"fmt"
+
 	"github.com/g3n/engine/core"
 	"github.com/g3n/engine/geometry"
+	"github.com/g3n/engine/gls"
 	"github.com/g3n/engine/graphic"
 	"github.com/g3n/engine/material"
 	"github.com/g3n/engine/math32"
@@ -34,6 +36,8 @@ func MeshFor(shape collide.Shape, mat material.IMaterial) (*core.Node, error) {
 			cap.SetPosition(0, float32(sign*s.HalfHeight), 0)
 			node.Add(cap)
 		}
+	case *collide.ConvexHull:
+		node.Add(graphic.NewMesh(hullGeometry(s), mat))
 	case *collide.HalfSpace:
 		plane := graphic.NewMesh(geometry.NewPlane(halfSpaceDrawSize, halfSpaceDrawSize), mat)
 		// g3n's plane faces +z (node local); turn it to face the half-space's outward normal.
@@ -55,4 +59,40 @@ func paletteColor(i uint32) *math32.Color {
 	palette := [...]uint32{0xE07A5F, 0x81B29A, 0xF2CC8F, 0x3D85C6, 0x9B5DE5, 0xF15BB5, 0x00BBF9, 0xFEE440}
 	c := palette[i%uint32(len(palette))]
 	return &math32.Color{R: float32(c>>16&0xFF) / 255, G: float32(c>>8&0xFF) / 255, B: float32(c&0xFF) / 255}
+}
+
+// hullGeometry returns a flat-shaded mesh of hull h in node-local coordinates: each face is a
+// fan of triangles with the face's normal, wound counter-clockwise seen from outside.
+func hullGeometry(h *collide.ConvexHull) *geometry.Geometry {
+	positions := math32.NewArrayF32(0, 64)
+	normals := math32.NewArrayF32(0, 64)
+	indices := math32.NewArrayU32(0, 64)
+	verts := h.Vertices()
+	for f := 0; f < h.NumFaces(); f++ {
+		normal, _, ids := h.Face(f)
+		n := ToScene(normal)
+		first := uint32(positions.Size() / 3)
+		for _, id := range ids {
+			p := ToScene(verts[id])
+			positions.Append(p.X, p.Y, p.Z)
+			normals.Append(n.X, n.Y, n.Z)
+		}
+		for j := 1; j+1 < len(ids); j++ {
+			a, b, c := ToScene(verts[ids[0]]), ToScene(verts[ids[j]]), ToScene(verts[ids[j+1]])
+			var ab, ac, cross math32.Vector3
+			ab.SubVectors(&b, &a)
+			ac.SubVectors(&c, &a)
+			cross.CrossVectors(&ab, &ac)
+			if cross.Dot(&n) >= 0 {
+				indices.Append(first, first+uint32(j), first+uint32(j+1))
+			} else {
+				indices.Append(first, first+uint32(j+1), first+uint32(j))
+			}
+		}
+	}
+	g := geometry.NewGeometry()
+	g.SetIndices(indices)
+	g.AddVBO(gls.NewVBO(positions).AddAttrib(gls.VertexPosition))
+	g.AddVBO(gls.NewVBO(normals).AddAttrib(gls.VertexNormal))
+	return g
 }

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/g3n/engine/core"
+	"github.com/g3n/engine/graphic"
 	"github.com/g3n/engine/math32"
 	"github.com/go-gl/mathgl/mgl64"
 	"github.com/stagger-physics/stagger/collide"
@@ -148,5 +149,30 @@ func TestMeshCoversBox(t *testing.T) {
 	want = math32.Vector3{X: float32(math.Abs(float64(want.X))), Y: float32(math.Abs(float64(want.Y))), Z: float32(math.Abs(float64(want.Z)))}
 	if size.DistanceTo(&want) > 1e-5 {
 		t.Fatalf("mesh size %v, want %v", size, want)
+	}
+}
+
+// TestMeshEnclosesHull checks the mesh made for a convex hull: a closed surface wound outwards, so
+// its signed volume (divergence theorem over the triangles) equals the hull's volume.
+func TestMeshEnclosesHull(t *testing.T) {
+	// A wedge: a triangular prism with a slanted face, as the arch's voussoirs are.
+	hull, err := collide.NewConvexHull([]mgl64.Vec3{
+		{-0.5, -0.3, 0}, {0.5, -0.3, 0}, {-0.2, -0.3, 0.6},
+		{-0.5, 0.3, 0}, {0.5, 0.3, 0}, {-0.2, 0.3, 0.6},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	node, err := MeshFor(hull, materialFor(ecs.Entity{}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	mesh, ok := node.Children()[0].(*graphic.Mesh)
+	if !ok {
+		t.Fatalf("hull node holds %T, want a mesh", node.Children()[0])
+	}
+	got := float64(mesh.GetGeometry().Volume())
+	if want := hull.Volume(); math.Abs(got-want) > 1e-5*want {
+		t.Fatalf("mesh volume %v, hull volume %v", got, want)
 	}
 }
