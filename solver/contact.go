@@ -214,26 +214,13 @@ func (s *Solver) subspaceCG(v []float64, tol float64) bool {
 	target := 0.1 * tol
 	useIC := false
 	ic := &s.icContact
-	icStart := icAfter
-	if ic.wanted {
-		icStart = 0 // an earlier CG of this solve needed it
-	}
+	icStart := ic.firstIteration()
 	for it := 0; it < maxIt && rmax > target; it++ {
 		if it == icStart {
 			// Jacobi scaling is converging slowly: restart from here preconditioned by the
 			// incomplete Cholesky factor of A_FF + ε diag(A_FF).
-			ic.reset()
-			for _, k := range act {
-				ic.add(k, 0, 1)
-			}
-			if useIC = ic.factor(op); useIC {
-				ic.wanted = true
-				ic.solve(r, z, 1, 0)
-				rz = 0
-				for _, k := range act {
-					p[k] = z[k]
-					rz += r[k] * z[k]
-				}
+			if rzIC, ok := ic.restart(op, act, 0, 1, r, z, p); ok {
+				rz, useIC = rzIC, true
 			}
 		}
 		clear(u)

@@ -190,26 +190,13 @@ func (s *Solver) frictionSubspace(f []float64, tol float64) bool {
 	target := 0.1 * tol
 	useIC := false
 	ic := &s.icFriction
-	icStart := icAfter
-	if ic.wanted {
-		icStart = 0 // an earlier CG of this solve needed it
-	}
+	icStart := ic.firstIteration()
 	for it := 0; it < maxIt && rmax > target; it++ {
 		if it == icStart {
 			// Block-Jacobi scaling is converging slowly: restart from here preconditioned by
 			// the incomplete Cholesky factor of the sticking contacts' tangent rows.
-			ic.reset()
-			for _, k := range act {
-				ic.add(k, 1, 3)
-			}
-			if useIC = ic.factor(op); useIC {
-				ic.wanted = true
-				ic.solve(r, z, 2, 1)
-				rz = 0
-				for _, k := range act {
-					p[2*k], p[2*k+1] = z[2*k], z[2*k+1]
-					rz += r[2*k]*z[2*k] + r[2*k+1]*z[2*k+1]
-				}
+			if rzIC, ok := ic.restart(op, act, 1, 3, r, z, p); ok {
+				rz, useIC = rzIC, true
 			}
 		}
 		clear(u)

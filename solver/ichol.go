@@ -67,6 +67,39 @@ func (f *delassusIC) invalidate() {
 	f.valid, f.wanted = false, false
 }
 
+// firstIteration is the CG iteration at which a CG switches to the factor: at once when an
+// earlier CG of this solve needed it, else after icAfter iterations of its own scaling.
+func (f *delassusIC) firstIteration() int {
+	if f.wanted {
+		return 0
+	}
+	return icAfter
+}
+
+// restart factors rows lo ≤ r < hi of the contacts in act (increasing) and restarts a CG whose
+// vectors hold hi − lo entries per contact: z = (L Lᵀ)⁻¹r and p = z on those rows. It returns rᵀz
+// and whether the factor is usable; if not, the CG keeps its own scaling and r, z, p are unchanged.
+func (f *delassusIC) restart(o *operator, act []int, lo, hi int, r, z, p []float64) (float64, bool) {
+	f.reset()
+	for _, k := range act {
+		f.add(k, lo, hi)
+	}
+	if !f.factor(o) {
+		return 0, false
+	}
+	f.wanted = true
+	n := hi - lo
+	f.solve(r, z, n, lo)
+	rz := 0.0
+	for _, k := range act {
+		for i := n * k; i < n*k+n; i++ {
+			p[i] = z[i]
+			rz += r[i] * z[i]
+		}
+	}
+	return rz, true
+}
+
 // reset starts listing a set, keeping capacity.
 func (f *delassusIC) reset() {
 	f.next = f.next[:0]
