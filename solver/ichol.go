@@ -100,8 +100,12 @@ func (f *delassusIC) restart(o *operator, act []int, lo, hi int, r, z, p []float
 	return rz, true
 }
 
-// reset starts listing a set, keeping capacity.
+// reset starts listing a set, keeping capacity. The two member lists trade places in factor, so
+// each takes the capacity of the larger.
 func (f *delassusIC) reset() {
+	if cap(f.next) < cap(f.members) {
+		f.next = make([]icMember, 0, cap(f.members))
+	}
 	f.next = f.next[:0]
 	f.nextNU = 0
 }
