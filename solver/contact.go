@@ -14,7 +14,6 @@ import "math"
 // LCP's natural residual max_k |min(A_kk α_k, w_k)| is within tolerance.
 
 const (
-	icAfter         = 20 // subspace CG iterations with Jacobi scaling before the incomplete Cholesky
 	contactRounds   = 40 // PGS-SM rounds before falling back
 	contactReSolves = 8  // clip-and-resolve passes per round
 	contactCGBudget = 20 // CG iterations per contact (plus 2,000) before giving up or falling back

@@ -51,6 +51,10 @@ type icMember struct {
 	k, lo, hi, first int
 }
 
+// icAfter is how many iterations a CG runs with its own (Jacobi or block-Jacobi) scaling before it
+// switches to the factor; warm-started projections usually finish within it.
+const icAfter = 20
+
 // icShift is the relative diagonal shift ε of the factored matrix A + ε diag(A). The part of a
 // residual outside A's range (coplanar corners with different gaps, speculative contacts) is
 // amplified by up to 1/ε along the null space, moving α and setting off clip-and-resolve rounds:
