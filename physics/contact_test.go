@@ -3,7 +3,9 @@ package physics
 import (
 	"math"
 	"math/rand/v2"
+	"runtime"
 	"testing"
+	"time"
 
 	"github.com/go-gl/mathgl/mgl64"
 	"github.com/stagger-physics/stagger/collide"
@@ -275,5 +277,31 @@ func TestSetSolverAndContacts(t *testing.T) {
 		if want := StandardGravity * h; n != 4 || math.Abs(total-want) > 1e-3*want {
 			t.Errorf("%s: %d contacts carrying %.6g N·s, want 4 carrying %.6g", method, n, total, want)
 		}
+	}
+}
+
+// TestSetSolverThenCollect drops simulations whose solver was switched (the demo does this on
+// every reset) and lets the collector run their cleanups: a replaced worker pool is stopped twice,
+// once by SetSolver and once by the cleanup, which must not panic.
+func TestSetSolverThenCollect(t *testing.T) {
+	cfg := DefaultConfig()
+	cfg.Workers = 2
+	for i := 0; i < 4; i++ {
+		app := newTestApp(t, 0.01, cfg)
+		sim, _ := SimulationOf(app.World)
+		for _, method := range []string{"pgs", "sp"} {
+			o := sim.Config().Solver
+			o.Method = method
+			if err := sim.SetSolver(o); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := app.StepFixed(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for i := 0; i < 5; i++ {
+		runtime.GC()
+		time.Sleep(10 * time.Millisecond)
 	}
 }

@@ -8,9 +8,10 @@ import "sync"
 // so a simulation that is no longer used can be collected, and its cleanup closes quit to end the
 // helpers (see NewSimulation).
 type workerPool struct {
-	tasks chan poolTask
-	done  sync.WaitGroup
-	quit  chan struct{}
+	tasks    chan poolTask
+	done     sync.WaitGroup
+	quit     chan struct{}
+	stopOnce sync.Once
 }
 
 // poolJob is a part of the step that workers share: work(w) takes items until none is left,
@@ -58,5 +59,6 @@ func (p *workerPool) start(job poolJob, n int) {
 // wait returns when every helper started by start has finished.
 func (p *workerPool) wait() { p.done.Wait() }
 
-// stop ends the helpers.
-func (p *workerPool) stop() { close(p.quit) }
+// stop ends the helpers. It may be called more than once: SetSolver stops a replaced pool at
+// once, and the simulation's cleanup stops it again when the simulation is collected.
+func (p *workerPool) stop() { p.stopOnce.Do(func() { close(p.quit) }) }
