@@ -7,10 +7,11 @@ import (
 
 // delassusIC is a zero-fill incomplete Cholesky factor L Lᵀ ≈ A + ε diag(A) of the Delassus
 // matrix A restricted to chosen rows of chosen contacts: the normal rows of the contact
-// projection's active set, the tangent rows of the friction projection's sticking contacts, or
-// both for the joint sticking solve. It preconditions their conjugate gradients when Jacobi or
-// block-Jacobi scaling converges slowly, as it does along long chains of contacts (towers, walls),
-// where it cuts hundreds of iterations to a few.
+// projection's active set and the tangent rows of the friction projection's sticking contacts
+// (any rows 0–2 of a contact can be chosen; the joint sticking solve's CG does not use it, see
+// BENCHMARKS.md). It preconditions their conjugate gradients when Jacobi or block-Jacobi scaling
+// converges slowly, as it does along long chains of contacts (towers, walls), where it cuts
+// hundreds of iterations to tens.
 //
 // L keeps A's sparsity — rows of two contacts couple only when the contacts share a body — so
 // building it costs O(Σ nnz_row²) and applying it two sparse triangular solves. Only the
