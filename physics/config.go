@@ -72,7 +72,7 @@ func DefaultConfig() Config {
 		SleepTime:        0.5,
 		SleepLinear:      0.01,
 		SleepAngular:     0.035,
-		Solver:           solver.Options{Method: solver.MethodSP, Friction: solver.Disc, Joint: true},
+		Solver:           solver.Options{Method: solver.MethodSP, Friction: solver.Disc, Joint: true, Settle: true},
 	}
 }
 

@@ -100,44 +100,49 @@ func (s *Solver) frictionSubspaceStep(f []float64, tol float64) bool {
 // frictionSweep is one block Gauss–Seidel sweep with the exact per-contact sub-problem. It returns
 // the largest change of a contact's own tangential velocity, ‖G_k Δf_k‖∞.
 func (s *Solver) frictionSweep(f []float64, tol float64) float64 {
-	op := &s.op
-	v := s.v
-	alpha := s.alpha
-	disc := s.opts.Friction == Disc
 	worst := 0.0
-	for k := 0; k < op.m; k++ {
-		rad := op.mu[k] * alpha[k]
-		f1, f2 := f[2*k], f[2*k+1]
-		if !(rad > 0) {
-			if f1 != 0 || f2 != 0 {
-				op.addWT(k, -f1, -f2, v)
-				f[2*k], f[2*k+1] = 0, 0
-			}
-			continue
-		}
-		g := op.g[6*k : 6*k+6]
-		a, b, c := g[3], g[4], g[5]
-		s1, s2 := op.tangentDot(k, v)
-		l1 := s1 - (a*f1 + b*f2)
-		l2 := s2 - (b*f1 + c*f2)
-		var y1, y2 float64
-		if disc {
-			y1, y2 = discQP(a, b, c, l1, l2, rad)
-		} else {
-			y1, y2 = s.polygonQP(a, b, c, l1, l2, rad)
-		}
-		d1, d2 := y1-f1, y2-f2
-		dv := math.Max(math.Abs(a*d1+b*d2), math.Abs(b*d1+c*d2))
-		if dv <= 1e-3*tol {
-			continue // a rounding-level update: keep f bit-stable at a solution
-		}
-		op.addWT(k, d1, d2, v)
-		f[2*k], f[2*k+1] = y1, y2
-		if dv > worst {
+	for k := 0; k < s.op.m; k++ {
+		if dv := s.frictionUpdate(k, f, tol); dv > worst {
 			worst = dv
 		}
 	}
 	return worst
+}
+
+// frictionUpdate solves contact k's friction sub-problem exactly with the other contacts held,
+// keeping s.v consistent, and returns the largest change of its tangential velocity (0 when the
+// update is at rounding level, relative to tol, and skipped so that f stays bit-stable).
+func (s *Solver) frictionUpdate(k int, f []float64, tol float64) float64 {
+	op := &s.op
+	v := s.v
+	rad := op.mu[k] * s.alpha[k]
+	f1, f2 := f[2*k], f[2*k+1]
+	if !(rad > 0) {
+		if f1 != 0 || f2 != 0 {
+			op.addWT(k, -f1, -f2, v)
+			f[2*k], f[2*k+1] = 0, 0
+		}
+		return 0
+	}
+	g := op.g[6*k : 6*k+6]
+	a, b, c := g[3], g[4], g[5]
+	s1, s2 := op.tangentDot(k, v)
+	l1 := s1 - (a*f1 + b*f2)
+	l2 := s2 - (b*f1 + c*f2)
+	var y1, y2 float64
+	if s.opts.Friction == Disc {
+		y1, y2 = discQP(a, b, c, l1, l2, rad)
+	} else {
+		y1, y2 = s.polygonQP(a, b, c, l1, l2, rad)
+	}
+	d1, d2 := y1-f1, y2-f2
+	dv := math.Max(math.Abs(a*d1+b*d2), math.Abs(b*d1+c*d2))
+	if dv <= 1e-3*tol {
+		return 0 // a rounding-level update: keep f bit-stable at a solution
+	}
+	op.addWT(k, d1, d2, v)
+	f[2*k], f[2*k+1] = y1, y2
+	return dv
 }
 
 // gauge returns the friction set's gauge of (f1, f2): ‖f‖ for the disc, the polygon's gauge

@@ -98,6 +98,13 @@ type Options struct {
 	// solve rerun without it. Off by default in the solver (the paper's loop, whose warm-start
 	// properties the tests check); the physics pipeline turns it on (physics.DefaultConfig).
 	Joint bool
+	// Settle re-solves, after the final contact projection of an answer that met ε, the friction
+	// of the contacts whose kept friction now pushes along their slip, and projects contact
+	// again (dissipate.go, settleFriction): without it such an answer can add an ε-sized fraction
+	// of the friction's work to the step's energy, millijoules on a forming pile. Off by default
+	// in the solver (the paper's loop: it moves converged answers, and a sliding tower's next
+	// warm step then takes 11 subsequences instead of 10); the physics pipeline turns it on.
+	Settle bool
 	// PGSIters is MethodPGS's fixed number of sweeps; default 50.
 	PGSIters int
 	// LCPMaxSize is MethodLCP's largest LCP dimension (contacts × (d+2)); default 2000.

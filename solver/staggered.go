@@ -175,8 +175,12 @@ func (s *Solver) solveSP(p *Problem, start time.Time) {
 	copy(s.alpha, s.alphaBest)
 	s.warmContact = true
 	s.projectContact(s.f)
-	if !s.st.Converged {
+	switch {
+	case !s.st.Converged:
 		s.st.Repairs = s.makeDissipative()
+	case s.opts.Settle && s.frictionDoesWork():
+		// Met ε, but the final projection moved α and friction now pushes along some slips.
+		s.settleFriction(s.opts.FrictionTol * s.scale)
 	}
 	s.warmContact = false
 }
