@@ -78,7 +78,7 @@ func (o *Options) Register(fs *flag.FlagSet) {
 	fs.IntVar(&o.Iters, "iters", o.Iters, "maximum staggered iterations per solve")
 	fs.IntVar(&o.Workers, "workers", o.Workers, "island solver workers")
 	fs.BoolVar(&o.Sleep, "sleep", o.Sleep, "let resting islands sleep")
-	fs.BoolVar(&o.Joint, "joint", o.Joint, "sp: the joint sticking solve (snaps friction-held structures onto their fixed point)")
+	fs.BoolVar(&o.Joint, "joint", o.Joint, "sp: the joint sticking solve and the settling of converged friction (false: the paper's plain loop)")
 	fs.BoolVar(&o.Cold, "cold", o.Cold, "solve every step from zero impulses (no warm start)")
 	fs.BoolVar(&o.JSON, "json", o.JSON, "print one JSON object with the results on stdout")
 }
@@ -180,7 +180,7 @@ func (o Options) PhysicsConfig() physics.Config {
 
 // SolverOptions returns the contact solver's options: -solver, -friction, -eps and -iters.
 func (o Options) SolverOptions() solver.Options {
-	opts := solver.Options{Method: o.Solver, Friction: solver.Disc, Epsilon: o.Eps, MaxIters: o.Iters, Joint: o.Joint, Settle: true}
+	opts := solver.Options{Method: o.Solver, Friction: solver.Disc, Epsilon: o.Eps, MaxIters: o.Iters, Joint: o.Joint, Settle: o.Joint}
 	if o.Friction == "pyramid" {
 		opts.Friction = solver.Pyramid
 	}
