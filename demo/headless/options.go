@@ -32,8 +32,9 @@ type Options struct {
 	Sleep bool
 	// Cold solves every step from zero impulses (physics.Config.ColdStart).
 	Cold bool
-	// Joint turns on the staggered solve's joint sticking solve (solver.Options.Joint), as
-	// physics.DefaultConfig does; -joint=false runs the paper's plain loop.
+	// Joint turns on the staggered solve's joint sticking solve and the settling of converged
+	// friction (solver.Options.Joint and Settle), as physics.DefaultConfig does; -joint=false
+	// runs the paper's plain loop.
 	Joint bool
 	JSON  bool
 }
