@@ -75,11 +75,11 @@ const settleRounds = 4
 // step could gain energy (a fraction ε of the friction's work, which on a large pile is
 // millijoules). It re-solves those contacts' friction sub-problems for the current velocity (the
 // maximal dissipation principle, eq. 18, holds for each after its update) and projects contact
-// again, for up to settleRounds rounds; it reports whether no contact offends at the end. Unlike
-// makeDissipative it moves the answer towards the fixed point rather than dropping friction.
-func (s *Solver) settleFriction(slack float64) bool {
+// again, until none offends or settleRounds rounds have run; the answer stays contact-exact.
+// Unlike makeDissipative it moves the answer towards the fixed point rather than dropping friction.
+func (s *Solver) settleFriction(slack float64) {
 	op := &s.op
-	for round := 0; ; round++ {
+	for round := 0; round < settleRounds; round++ {
 		op.velocity(s.alpha, s.f, s.v)
 		offends := false
 		for k := 0; k < op.m; k++ {
@@ -90,16 +90,11 @@ func (s *Solver) settleFriction(slack float64) bool {
 			s1, s2 := op.tangentDot(k, s.v)
 			if f1*s1+f2*s2 > slack*math.Hypot(f1, f2) {
 				offends = true
-				if round < settleRounds {
-					s.frictionUpdate(k, s.f, 0)
-				}
+				s.frictionUpdate(k, s.f, 0)
 			}
 		}
 		if !offends {
-			return true
-		}
-		if round == settleRounds {
-			return false
+			return
 		}
 		s.warmContact = true
 		s.projectContact(s.f)

@@ -96,8 +96,8 @@ func (o *operator) compile(p *Problem) {
 	}
 }
 
-// compileInvMass lists the nonzero entries of p's inverse-mass blocks in nzStart, nzCol and
-// nzVal and marks the rigid ones, reusing capacity.
+// compileInvMass marks the rigid inverse-mass blocks of p and lists the nonzero entries of the
+// others in nzStart, nzCol and nzVal (a rigid block's rows are empty there), reusing capacity.
 func (o *operator) compileInvMass(p *Problem) {
 	o.nzStart = growI(o.nzStart, p.ndof+1)
 	o.nzCol, o.nzVal = o.nzCol[:0], o.nzVal[:0]
@@ -105,9 +105,13 @@ func (o *operator) compileInvMass(p *Problem) {
 	for _, bl := range p.blocks {
 		n := bl.Size
 		minv := p.minv[bl.minv : bl.minv+n*n]
-		o.rigid = append(o.rigid, isRigidPattern(minv))
+		rigid := isRigidPattern(minv)
+		o.rigid = append(o.rigid, rigid)
 		for i := 0; i < n; i++ {
 			o.nzStart[bl.Offset+i] = len(o.nzCol)
+			if rigid {
+				continue // compileRigidSide reads the block directly
+			}
 			for c, v := range minv[i*n : (i+1)*n] {
 				if v != 0 {
 					o.nzCol = append(o.nzCol, c)
