@@ -56,6 +56,8 @@ type Config struct {
 	// (solver.Disc by default here, or the paper's solver.Pyramid), ε, iteration limits and an
 	// optional time budget. See solver.Options. The default turns on the joint sticking solve
 	// (solver.Options.Joint): without it, structures held by friction gain energy at the default ε.
+	// It also settles friction after the final contact projection (Settle) and skips the solver's
+	// warm-start check (SkipWarmCheck), which costs a resting stack more than it saves.
 	Solver solver.Options
 }
 
@@ -72,7 +74,7 @@ func DefaultConfig() Config {
 		SleepTime:        0.5,
 		SleepLinear:      0.01,
 		SleepAngular:     0.035,
-		Solver:           solver.Options{Method: solver.MethodSP, Friction: solver.Disc, Joint: true, Settle: true},
+		Solver:           solver.Options{Method: solver.MethodSP, Friction: solver.Disc, Joint: true, Settle: true, SkipWarmCheck: true},
 	}
 }
 

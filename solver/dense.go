@@ -12,7 +12,9 @@ func choleskyOK(a, l []float64, n int) bool {
 	}
 	scale := 0.0
 	for i := 0; i < n; i++ {
-		scale = math.Max(scale, math.Abs(a[i*n+i]))
+		if d := math.Abs(a[i*n+i]); d > scale {
+			scale = d
+		}
 	}
 	if !(scale > 0) {
 		return false
@@ -57,7 +59,9 @@ func invertSPD(a, inv []float64, n int) bool {
 	}
 	scale := 0.0
 	for i := 0; i < n; i++ {
-		scale = math.Max(scale, math.Abs(a[i*n+i]))
+		if d := math.Abs(a[i*n+i]); d > scale {
+			scale = d
+		}
 	}
 	for j := 0; j < n; j++ {
 		p := w[j*n+j]

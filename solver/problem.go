@@ -186,6 +186,10 @@ func (p *Problem) Validate() error {
 	if len(p.QdotP) != p.ndof || len(p.QdotT) != p.ndof {
 		return &InputError{Item: "problem", Index: -1, Field: "QdotP", Reason: "length does not match the blocks"}
 	}
+	// One pass over each whole array first; the per-item checks below only run to name the
+	// offender when a pass finds a non-finite entry.
+	velocitiesFinite := allFinite(p.QdotP) && allFinite(p.QdotT)
+	rowsFinite := allFinite(p.rows)
 	var scratch [64]float64
 	for b, bl := range p.blocks {
 		n := bl.Size
@@ -203,7 +207,7 @@ func (p *Problem) Validate() error {
 		} else if !choleskyOK(m, nil, n) {
 			return &InputError{Item: "block", Index: b, Field: "InvMass", Reason: "is not positive definite"}
 		}
-		for i := bl.Offset; i < bl.Offset+n; i++ {
+		for i := bl.Offset; i < bl.Offset+n && !velocitiesFinite; i++ {
 			if !isFinite(p.QdotP[i]) {
 				return &InputError{Item: "block", Index: b, Field: "QdotP", Reason: "has a non-finite entry"}
 			}
@@ -229,11 +233,16 @@ func (p *Problem) Validate() error {
 			return &InputError{Item: "contact", Index: k, Field: "Mu", Reason: "must be finite and ≥ 0"}
 		case !(c.E >= 0 && c.E <= 1):
 			return &InputError{Item: "contact", Index: k, Field: "E", Reason: "must lie in [0,1]"}
-		case !isFinite(c.WarmNormal) || !isFinite(c.WarmFriction[0]) || !isFinite(c.WarmFriction[1]):
+		case !isFinite(c.WarmNormal):
+			return &InputError{Item: "contact", Index: k, Field: "WarmNormal", Reason: "is not finite"}
+		case !isFinite(c.WarmFriction[0]) || !isFinite(c.WarmFriction[1]):
 			return &InputError{Item: "contact", Index: k, Field: "WarmFriction", Reason: "is not finite"}
 		}
 		if (c.BodyA >= 0) != (c.rowsA >= 0) || (c.BodyB >= 0) != (c.rowsB >= 0) {
 			return &InputError{Item: "contact", Index: k, Field: "BodyA", Reason: "was changed after AddContact"}
+		}
+		if rowsFinite {
+			continue
 		}
 		if r := p.RowsA(k); r != nil && !allFinite(r) {
 			return &InputError{Item: "contact", Index: k, Field: "RowsA", Reason: "has a non-finite entry"}
@@ -261,22 +270,28 @@ func isFinite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
 // finite x and NaN for ±Inf or NaN, so the sum is 0 exactly when all are finite — one branch-free
 // pass, as Validate runs over every Jacobian row each step.
 func allFinite(s []float64) bool {
-	acc := 0.0
-	for _, x := range s {
-		acc += x - x
+	var a0, a1, a2, a3 float64
+	for len(s) >= 4 {
+		a0 += s[0] - s[0]
+		a1 += s[1] - s[1]
+		a2 += s[2] - s[2]
+		a3 += s[3] - s[3]
+		s = s[4:]
 	}
-	return acc == 0
+	for _, x := range s {
+		a0 += x - x
+	}
+	return a0+a1+a2+a3 == 0
 }
 
 // checkSymmetricFinite returns "" if the n×n row-major a is finite and symmetric to rounding.
 func checkSymmetricFinite(a []float64, n int) string {
+	if !allFinite(a[:n*n]) {
+		return "has a non-finite entry"
+	}
 	for r := 0; r < n; r++ {
-		for c := 0; c < n; c++ {
-			x := a[r*n+c]
-			if !isFinite(x) {
-				return "has a non-finite entry"
-			}
-			y := a[c*n+r]
+		for c := r + 1; c < n; c++ {
+			x, y := a[r*n+c], a[c*n+r]
 			if math.Abs(x-y) > 1e-9*(math.Abs(x)+math.Abs(y)) {
 				return "is not symmetric"
 			}

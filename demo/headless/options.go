@@ -181,7 +181,7 @@ func (o Options) PhysicsConfig() physics.Config {
 
 // SolverOptions returns the contact solver's options: -solver, -friction, -eps and -iters.
 func (o Options) SolverOptions() solver.Options {
-	opts := solver.Options{Method: o.Solver, Friction: solver.Disc, Epsilon: o.Eps, MaxIters: o.Iters, Joint: o.Joint, Settle: o.Joint}
+	opts := solver.Options{Method: o.Solver, Friction: solver.Disc, Epsilon: o.Eps, MaxIters: o.Iters, Joint: o.Joint, Settle: o.Joint, SkipWarmCheck: true}
 	if o.Friction == "pyramid" {
 		opts.Friction = solver.Pyramid
 	}
