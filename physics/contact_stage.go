@@ -211,11 +211,7 @@ func (wk *islandWorker) solveIsland(cs *contactStage, is int) (int, bool, bool, 
 		size := m.DoFs()
 		b := p.AddBlock(size)
 		cs.block[mi] = b
-		wk.mass = grow(wk.mass, size*size)
-		m.MassBlock(wk.mass)
-		if err := p.SetMass(b, wk.mass); err != nil {
-			return 0, false, false, fmt.Errorf("physics: body %d: %w", mi, err)
-		}
+		m.InverseMassBlock(p.InvMass(b)) // checked by Solve's validation
 		off := p.BlockAt(b).Offset
 		copy(p.QdotP[off:off+size], layout.Span(qdotP, mi))
 		m.Velocity(p.QdotT[off : off+size])

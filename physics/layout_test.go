@@ -34,6 +34,52 @@ func (m *modalBody) MassBlock(dst []float64) {
 	}
 }
 
+func (m *modalBody) InverseMassBlock(dst []float64) {
+	n := m.DoFs()
+	clear(dst)
+	frame := make([]float64, rigidDoFs*rigidDoFs)
+	m.rigid.InverseMassBlock(frame)
+	for i := 0; i < rigidDoFs; i++ {
+		copy(dst[i*n:i*n+rigidDoFs], frame[i*rigidDoFs:(i+1)*rigidDoFs])
+	}
+	for k, mk := range m.masses {
+		dst[(rigidDoFs+k)*n+rigidDoFs+k] = 1 / mk
+	}
+}
+
+// Each model's InverseMassBlock is exactly symmetric and inverts its MassBlock: a rotated rigid
+// body with a full inertia tensor, and a 6 + 2 modal body.
+func TestInverseMassBlock(t *testing.T) {
+	var rigid rigidModel
+	rigid.load(&RigidBody{Kind: Dynamic, Mass: 2.5, Inertia: mgl64.Mat3{2, 0.3, -0.2, 0.3, 1.5, 0.1, -0.2, 0.1, 1},
+		Orientation: mgl64.QuatRotate(0.7, mgl64.Vec3{1, 2, 3}.Normalize())})
+	modal := &modalBody{rigid: rigid, modes: []mgl64.Vec3{{1, 0, 0}, {0, 0, 1}}, masses: []float64{0.4, 7}}
+	for _, b := range []BodyModel{&rigid, modal} {
+		n := b.DoFs()
+		m, inv := make([]float64, n*n), make([]float64, n*n)
+		b.MassBlock(m)
+		b.InverseMassBlock(inv)
+		for i := 0; i < n; i++ {
+			for j := 0; j < n; j++ {
+				if inv[i*n+j] != inv[j*n+i] {
+					t.Errorf("%d DoFs: M⁻¹ not symmetric at (%d,%d)", n, i, j)
+				}
+				acc := 0.0
+				for k := 0; k < n; k++ {
+					acc += inv[i*n+k] * m[k*n+j]
+				}
+				want := 0.0
+				if i == j {
+					want = 1
+				}
+				if math.Abs(acc-want) > 1e-12 {
+					t.Errorf("%d DoFs: (M⁻¹M)[%d][%d] = %v", n, i, j, acc)
+				}
+			}
+		}
+	}
+}
+
 func (m *modalBody) PointJacobian(p mgl64.Vec3, dst []float64) {
 	n := m.DoFs()
 	frame := make([]float64, 3*rigidDoFs)

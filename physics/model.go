@@ -13,6 +13,8 @@ type BodyModel interface {
 	DoFs() int
 	// MassBlock writes the DoFs×DoFs mass matrix, row-major, at the start-of-step configuration.
 	MassBlock(dst []float64)
+	// InverseMassBlock writes the inverse of MassBlock's matrix, row-major and exactly symmetric.
+	InverseMassBlock(dst []float64)
 	// PointJacobian writes the 3×DoFs matrix J, row-major, such that J q̇ is the world velocity of
 	// the material point now at world position p.
 	PointJacobian(p mgl64.Vec3, dst []float64)

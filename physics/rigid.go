@@ -51,19 +51,29 @@ func (r *rigidModel) DoFs() int { return rigidDoFs }
 
 // MassBlock implements BodyModel: diag(m I₃, R I Rᵀ).
 func (r *rigidModel) MassBlock(dst []float64) {
+	writeRigidBlock(dst, r.mass, r.rotation.Mul3(r.inertia).Mul3(r.rotation.Transpose()))
+}
+
+// writeRigidBlock writes the 6×6 block diag(lin·I₃, ang), row-major, with ang's upper and lower
+// triangles averaged so that the block is exactly symmetric despite round-off.
+func writeRigidBlock(dst []float64, lin float64, ang mgl64.Mat3) {
 	clear(dst)
 	for i := 0; i < 3; i++ {
-		dst[i*rigidDoFs+i] = r.mass
+		dst[i*rigidDoFs+i] = lin
 	}
-	iw := r.rotation.Mul3(r.inertia).Mul3(r.rotation.Transpose())
 	for i := 0; i < 3; i++ {
 		for j := i; j < 3; j++ {
-			// Mirror the upper triangle so the block is exactly symmetric despite round-off.
-			x := 0.5 * (iw.At(i, j) + iw.At(j, i))
+			x := 0.5 * (ang.At(i, j) + ang.At(j, i))
 			dst[(3+i)*rigidDoFs+3+j] = x
 			dst[(3+j)*rigidDoFs+3+i] = x
 		}
 	}
+}
+
+// InverseMassBlock implements BodyModel: diag(I₃/m, R I⁻¹ Rᵀ), from the inverse inertia cached
+// at load, which spares the solver a dense inversion per body and step.
+func (r *rigidModel) InverseMassBlock(dst []float64) {
+	writeRigidBlock(dst, 1/r.mass, r.rotation.Mul3(r.invInertia).Mul3(r.rotation.Transpose()))
 }
 
 // PointJacobian implements BodyModel: [I₃ | −[p − x]×], since ẋ_p = v + ω × (p − x).
