@@ -35,16 +35,16 @@ func (a AABB) Overlaps(b AABB) bool {
 // Union returns the smallest box containing a and b.
 func (a AABB) Union(b AABB) AABB {
 	return AABB{
-		Min: mgl64.Vec3{math.Min(a.Min[0], b.Min[0]), math.Min(a.Min[1], b.Min[1]), math.Min(a.Min[2], b.Min[2])},
-		Max: mgl64.Vec3{math.Max(a.Max[0], b.Max[0]), math.Max(a.Max[1], b.Max[1]), math.Max(a.Max[2], b.Max[2])},
+		Min: mgl64.Vec3{min(a.Min[0], b.Min[0]), min(a.Min[1], b.Min[1]), min(a.Min[2], b.Min[2])},
+		Max: mgl64.Vec3{max(a.Max[0], b.Max[0]), max(a.Max[1], b.Max[1]), max(a.Max[2], b.Max[2])},
 	}
 }
 
 // AddPoint returns the smallest box containing a and p.
 func (a AABB) AddPoint(p mgl64.Vec3) AABB {
 	return AABB{
-		Min: mgl64.Vec3{math.Min(a.Min[0], p[0]), math.Min(a.Min[1], p[1]), math.Min(a.Min[2], p[2])},
-		Max: mgl64.Vec3{math.Max(a.Max[0], p[0]), math.Max(a.Max[1], p[1]), math.Max(a.Max[2], p[2])},
+		Min: mgl64.Vec3{min(a.Min[0], p[0]), min(a.Min[1], p[1]), min(a.Min[2], p[2])},
+		Max: mgl64.Vec3{max(a.Max[0], p[0]), max(a.Max[1], p[1]), max(a.Max[2], p[2])},
 	}
 }
 

@@ -1,8 +1,6 @@
 package collide
 
 import (
-	"math"
-
 	"github.com/go-gl/mathgl/mgl64"
 )
 
@@ -280,7 +278,7 @@ func (t *aabbTree) rayCast(origin, dir mgl64.Vec3, maxT float64, visit func(Prox
 			if v < 0 {
 				break
 			}
-			maxT = math.Min(maxT, v)
+			maxT = min(maxT, v)
 			continue
 		}
 		stack = append(stack, n.right, n.left)

@@ -67,7 +67,7 @@ func (h *HalfSpace) Bounds(pose Pose) AABB {
 	var b AABB
 	for k := 0; k < 3; k++ {
 		// Extent of the flat side of the half-ball along ±axis k: E·sqrt(1 − n_k²).
-		flat := HalfSpaceExtent * math.Sqrt(math.Max(0, 1-n[k]*n[k]))
+		flat := HalfSpaceExtent * math.Sqrt(max(0, 1-n[k]*n[k]))
 		if n[k] > 0 {
 			b.Max[k] = foot[k] + flat
 			b.Min[k] = foot[k] - HalfSpaceExtent

@@ -71,7 +71,7 @@ func NewConvexHull(points []mgl64.Vec3) (*ConvexHull, error) {
 		return nil, fieldErrorf("ConvexHull.points", "need at least 4 points, got %d", len(points))
 	}
 	box := AABBFromPoints(points...)
-	scale := math.Max(box.Size().Len(), math.Max(maxAbs(box.Min), maxAbs(box.Max)))
+	scale := max(box.Size().Len(), max(maxAbs(box.Min), maxAbs(box.Max)))
 	eps := hullEpsilon * scale
 	pts := dedupePoints(points, eps)
 	tris, err := quickHull(pts, eps, hullFlatness*scale)
@@ -265,7 +265,7 @@ func (h *ConvexHull) buildFaces(pts []mgl64.Vec3, tris [][3]int32) error {
 		face.normal = n
 		face.offset = math.Inf(-1)
 		for _, p := range h.vertices {
-			face.offset = math.Max(face.offset, n.Dot(p))
+			face.offset = max(face.offset, n.Dot(p))
 		}
 	}
 	// Edges with their two faces.

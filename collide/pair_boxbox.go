@@ -99,7 +99,7 @@ func boxBox(a *Box, pa Pose, b *Box, pb Pose, margin float64, prev *Manifold, ou
 		}
 	}
 
-	scale := math.Min(math.Min(ha[0], math.Min(ha[1], ha[2])), math.Min(hb[0], math.Min(hb[1], hb[2])))
+	scale := min(min(ha[0], min(ha[1], ha[2])), min(hb[0], min(hb[1], hb[2])))
 	refIsA, refAxis := true, bestA
 	faceSep := sepA[bestA]
 	if sepB[bestB] > faceSep+boxFaceTolerance*scale {
@@ -156,7 +156,7 @@ func boxBox(a *Box, pa Pose, b *Box, pb Pose, margin float64, prev *Manifold, ou
 		// vertices beyond the reference face), use the exact closest points instead.
 		minGap := math.Inf(1)
 		for i := 0; i < cs.n; i++ {
-			minGap = math.Min(minGap, cs.c[i].Gap)
+			minGap = min(minGap, cs.c[i].Gap)
 		}
 		// A clipped point projects inside the reference face, so the distance is at most
 		// minGap; the face axis bounds it below by faceSep. Only when the two differ can the
@@ -236,7 +236,7 @@ func boxFaceContact(ref *Box, fr *frame, inc *Box, fi *frame, refAxis int, neg, 
 
 	// Clip against the four side planes of the reference face.
 	r1, r2 := (refAxis+1)%3, (refAxis+2)%3
-	slop := boxClipSlop * math.Min(hr[r1], hr[r2])
+	slop := boxClipSlop * min(hr[r1], hr[r2])
 	for _, side := range [4][2]int{{r1, 1}, {r1, -1}, {r2, 1}, {r2, -1}} {
 		j, s := side[0], float64(side[1])
 		limit := hr[j] + slop

@@ -74,8 +74,8 @@ func capsuleCapsule(a *Capsule, pa Pose, b *Capsule, pb Pose, margin float64, ou
 	// Overlap of B's projection on A's segment, in A's parameter.
 	sb0 := b0.Sub(a0).Dot(da) / (la * la)
 	sb1 := b1.Sub(a0).Dot(da) / (la * la)
-	lo := math.Max(0, math.Min(sb0, sb1))
-	hi := math.Min(1, math.Max(sb0, sb1))
+	lo := max(0, min(sb0, sb1))
+	hi := min(1, max(sb0, sb1))
 	tol := 1e-6 * scale
 	if (hi-lo)*la <= tol {
 		out.add(main)
@@ -159,7 +159,7 @@ func capsuleBox(a *Capsule, pa Pose, b *Box, pb Pose, margin float64, out *Manif
 			bestEdge, edgeOverlap, edgeAxis = k, o, l.Mul(sign(l.Dot(c)))
 		}
 	}
-	tol := 1e-3 * math.Min(h[0], math.Min(h[1], h[2]))
+	tol := 1e-3 * min(h[0], min(h[1], h[2]))
 	if bestEdge < 0 || edgeOverlap >= faceOverlap-tol {
 		if capsuleBoxFace(a, b, &fb, p0, p1, t, bestFace, sign(c[bestFace]), margin, out) {
 			return
@@ -220,7 +220,7 @@ func capsuleBoxFace(a *Capsule, b *Box, fb *frame, p0, p1 mgl64.Vec3, t float64,
 		if ta > tb {
 			ta, tb = tb, ta
 		}
-		lo, hi = math.Max(lo, ta), math.Min(hi, tb)
+		lo, hi = max(lo, ta), min(hi, tb)
 	}
 	if lo > hi {
 		lo, hi = t, t

@@ -88,7 +88,7 @@ func capsuleHull(a *Capsule, pa Pose, h *ConvexHull, pb Pose, margin float64, ou
 	// Intersecting: least-overlap axis.
 	faceBest, faceSep := 0, math.Inf(-1)
 	for i, f := range h.faces {
-		if s := math.Min(f.normal.Dot(p0), f.normal.Dot(p1)) - f.offset; s > faceSep {
+		if s := min(f.normal.Dot(p0), f.normal.Dot(p1)) - f.offset; s > faceSep {
 			faceBest, faceSep = i, s
 		}
 	}
@@ -169,9 +169,9 @@ func capsuleHullFace(a *Capsule, h *ConvexHull, fh *frame, p0, p1 mgl64.Vec3, t 
 		}
 		tc := -d0 / du
 		if du > 0 {
-			hi = math.Min(hi, tc)
+			hi = min(hi, tc)
 		} else {
-			lo = math.Max(lo, tc)
+			lo = max(lo, tc)
 		}
 	}
 	if lo > hi {

@@ -1,8 +1,6 @@
 package collide
 
 import (
-	"math"
-
 	"github.com/go-gl/mathgl/mgl64"
 )
 
@@ -143,7 +141,7 @@ func capsuleMesh(a *Capsule, pa Pose, m *TriangleMesh, pb Pose, margin float64, 
 		ta, tb, tc := m.vertices[v[0]], m.vertices[v[1]], m.vertices[v[2]]
 		n := m.normals[t]
 		off := n.Dot(ta)
-		if math.Max(n.Dot(p0), n.Dot(p1))-off < -r {
+		if max(n.Dot(p0), n.Dot(p1))-off < -r {
 			return true // entirely behind
 		}
 		gs, gt := pointsGJK(p0, p1), pointsGJK(ta, tb, tc)
@@ -181,9 +179,9 @@ func capsuleMesh(a *Capsule, pa Pose, m *TriangleMesh, pb Pose, margin float64, 
 					lo, hi = 1, 0
 				}
 			case du > 0:
-				hi = math.Min(hi, -d0/du)
+				hi = min(hi, -d0/du)
 			default:
-				lo = math.Max(lo, -d0/du)
+				lo = max(lo, -d0/du)
 			}
 		}
 		if lo > hi {

@@ -157,7 +157,7 @@ func polyPoly(A, B *placedPoly, margin float64, prev *Manifold, out *Manifold) {
 	if faceSep > 0 {
 		minGap := math.Inf(1)
 		for i := 0; i < cs.n; i++ {
-			minGap = math.Min(minGap, cs.c[i].Gap)
+			minGap = min(minGap, cs.c[i].Gap)
 		}
 		ga, gb := A.gjk(), B.gjk()
 		r := gjkDistance(&ga, &gb, B.f.pos.Sub(A.f.pos))

@@ -1,8 +1,6 @@
 package collide
 
 import (
-	"math"
-
 	"github.com/go-gl/mathgl/mgl64"
 )
 
@@ -30,7 +28,7 @@ func sphereVs(a *Sphere, pa Pose, b Shape, pb Pose, margin float64, out *Manifol
 	case *Capsule:
 		feature = capsuleClosestFeature(sb, c)
 	case *ConvexHull:
-		feature = sb.featureAt(c.Sub(nl.Mul(math.Max(d, 0))))
+		feature = sb.featureAt(c.Sub(nl.Mul(max(d, 0))))
 	default:
 		return unsupportedPair(a, b)
 	}

@@ -125,7 +125,7 @@ func (b *Box) rayCastLocal(o, d mgl64.Vec3, maxT float64) (float64, mgl64.Vec3, 
 		if t0 > tEnter {
 			tEnter, axis = t0, i
 		}
-		tExit = math.Min(tExit, t1)
+		tExit = min(tExit, t1)
 	}
 	if tEnter > tExit || tExit < 0 || tEnter > maxT {
 		return 0, mgl64.Vec3{}, 0, false

@@ -254,7 +254,7 @@ func (g *SDFGrid) rayCastLocal(o, d mgl64.Vec3, maxT float64) (float64, mgl64.Ve
 		if v <= 1e-6*g.cell {
 			return t, n, FaceFeature(0), true
 		}
-		t += math.Max(v, minStep)
+		t += max(v, minStep)
 	}
 	return 0, mgl64.Vec3{}, 0, false
 }

@@ -73,7 +73,7 @@ func NewTriangleMesh(vertices []mgl64.Vec3, triangles [][3]int) (*TriangleMesh, 
 	}
 	m := &TriangleMesh{vertices: append([]mgl64.Vec3(nil), vertices...)}
 	m.local = AABBFromPoints(m.vertices...)
-	m.scale = math.Max(m.local.Size().Len(), 1e-300)
+	m.scale = max(m.local.Size().Len(), 1e-300)
 	m.tris = make([][3]int32, len(triangles))
 	m.normals = make([]mgl64.Vec3, len(triangles))
 	for i, t := range triangles {

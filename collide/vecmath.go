@@ -35,7 +35,7 @@ func unit(d mgl64.Vec3) (mgl64.Vec3, bool) {
 			}
 		}
 	}
-	m := math.Max(math.Abs(d[0]), math.Max(math.Abs(d[1]), math.Abs(d[2])))
+	m := max(math.Abs(d[0]), max(math.Abs(d[1]), math.Abs(d[2])))
 	if m == 0 {
 		return mgl64.Vec3{}, false
 	}
@@ -97,7 +97,7 @@ func lerp(a, b mgl64.Vec3, t float64) mgl64.Vec3 {
 
 // maxAbs returns the largest absolute component of v.
 func maxAbs(v mgl64.Vec3) float64 {
-	return math.Max(math.Abs(v[0]), math.Max(math.Abs(v[1]), math.Abs(v[2])))
+	return max(math.Abs(v[0]), max(math.Abs(v[1]), math.Abs(v[2])))
 }
 
 // hasNaN reports whether any component of v is NaN.

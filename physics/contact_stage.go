@@ -116,7 +116,7 @@ func (cs *contactStage) run(h float64, models []rigidModel, layout *Layout, qdot
 				t1, t2 = tangentBasis(n)
 			}
 			cs.refs = append(cs.refs, contactRef{pair: p, point: i, t1: t1, t2: t2})
-			st.minGap = math.Min(st.minGap, c.Gap)
+			st.minGap = min(st.minGap, c.Gap)
 		}
 	}
 	st.contacts = len(cs.refs)
@@ -168,8 +168,8 @@ func (cs *contactStage) run(h float64, models []rigidModel, layout *Layout, qdot
 			return st, o.err
 		}
 		st.iterations += o.iterations
-		st.maxRelErr = math.Max(st.maxRelErr, o.relErr)
-		st.maxResidual = math.Max(st.maxResidual, o.residual)
+		st.maxRelErr = max(st.maxRelErr, o.relErr)
+		st.maxResidual = max(st.maxResidual, o.residual)
 		if o.converged {
 			st.converged++
 		}
@@ -329,7 +329,7 @@ func gapTerm(gap, h float64, cfg *Config) float64 {
 	if gap >= 0 {
 		return 0
 	}
-	return math.Max(cfg.PenetrationRecovery*gap/h, -cfg.MaxRecoverySpeed)
+	return max(cfg.PenetrationRecovery*gap/h, -cfg.MaxRecoverySpeed)
 }
 
 // tangentBasis returns a right-handed orthonormal pair (t₁, t₂) spanning the plane normal to the

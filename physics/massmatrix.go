@@ -49,7 +49,7 @@ func (m *MassMatrix) SetBlock(i int, block []float64) error {
 				return fmt.Errorf("physics: mass block %d is not symmetric at (%d,%d)", i, r, c)
 			}
 		}
-		scale = math.Max(scale, a[r*n+r])
+		scale = max(scale, a[r*n+r])
 	}
 	for c := 0; c < n; c++ {
 		d := a[c*n+c]

@@ -9,4 +9,4 @@ func combineFriction(a, b float64) float64 { return math.Sqrt(a * b) }
 
 // combineRestitution is the restitution coefficient of a contact between two bodies: the larger of
 // the two, so that a bouncy ball bounces on any floor.
-func combineRestitution(a, b float64) float64 { return math.Max(a, b) }
+func combineRestitution(a, b float64) float64 { return max(a, b) }

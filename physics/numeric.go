@@ -23,7 +23,7 @@ func symmetricPositiveDefinite3(m mgl64.Mat3) bool {
 		if !finite(x) {
 			return false
 		}
-		scale = math.Max(scale, math.Abs(x))
+		scale = max(scale, math.Abs(x))
 	}
 	tol := 1e-9 * scale
 	if math.Abs(m.At(0, 1)-m.At(1, 0)) > tol || math.Abs(m.At(0, 2)-m.At(2, 0)) > tol ||

@@ -64,7 +64,7 @@ func (s *Solver) residualNorms(x, g []float64) (rr, xx, rmax float64) {
 		op.addWT(k, x[2*k], x[2*k+1], s.u)
 	}
 	for _, x := range ru {
-		rmax = math.Max(rmax, math.Abs(x))
+		rmax = max(rmax, math.Abs(x))
 	}
 	return dot(rp, ru), dot(s.imp, s.u), rmax
 }

@@ -174,7 +174,7 @@ func (c *checker) contactKKT() {
 		}
 		c.note(&c.rep.ContactPrimal, -w, "contact primal", k)
 		c.note(&c.rep.ContactDual, -akk*c.alpha[k], "contact dual", k)
-		c.note(&c.rep.Complementarity, math.Abs(math.Min(akk*c.alpha[k], w)), "complementarity", k)
+		c.note(&c.rep.Complementarity, math.Abs(min(akk*c.alpha[k], w)), "complementarity", k)
 	}
 }
 
@@ -186,7 +186,7 @@ func (c *checker) frictionKKT() {
 		s1, t11 := c.rowVec(k, 1, c.v)
 		s2, t22 := c.rowVec(k, 2, c.v)
 		tkk := 0.5 * (t11 + t22)
-		rad := ct.Mu * math.Max(c.alpha[k], 0)
+		rad := ct.Mu * max(c.alpha[k], 0)
 		f1, f2 := c.fric[2*k], c.fric[2*k+1]
 		// feasibility: gauge of f in K minus the radius
 		var gauge, minLin float64
@@ -199,10 +199,10 @@ func (c *checker) frictionKKT() {
 			for j := 0; j < d; j++ {
 				th := 2 * math.Pi * float64(j) / float64(d)
 				// support over vertices
-				minLin = math.Min(minLin, rad*(s1*math.Cos(th)+s2*math.Sin(th)))
+				minLin = min(minLin, rad*(s1*math.Cos(th)+s2*math.Sin(th)))
 				// edge between vertex j and j+1 has outward normal at θ_j + π/d, apothem cos(π/d)
 				g := (f1*math.Cos(th+half) + f2*math.Sin(th+half)) / math.Cos(half)
-				gauge = math.Max(gauge, g)
+				gauge = max(gauge, g)
 			}
 		}
 		c.note(&c.rep.FrictionFeasibility, (gauge-rad)*tkk, "friction feasibility", k)

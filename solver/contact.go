@@ -155,7 +155,7 @@ func (s *Solver) contactError(v []float64) float64 {
 	worst := 0.0
 	for k := 0; k < op.m; k++ {
 		w := op.rowDot(k, 0, v) + op.bEff[k]
-		e := math.Abs(math.Min(s.alpha[k]*op.g[6*k], w))
+		e := math.Abs(min(s.alpha[k]*op.g[6*k], w))
 		if !(e <= worst) {
 			worst = e
 		}
@@ -207,7 +207,7 @@ func (s *Solver) subspaceCG(v []float64, tol float64) bool {
 		z[k] = rk / op.g[6*k]
 		p[k] = z[k]
 		rz += rk * z[k]
-		rmax = math.Max(rmax, math.Abs(rk))
+		rmax = max(rmax, math.Abs(rk))
 	}
 	maxIt := 4*len(act) + 50
 	target := 0.1 * tol
@@ -247,13 +247,13 @@ func (s *Solver) subspaceCG(v []float64, tol float64) bool {
 			ic.solve(r, z, 1, 0)
 			for _, k := range act {
 				rzNew += r[k] * z[k]
-				rmax = math.Max(rmax, math.Abs(r[k]))
+				rmax = max(rmax, math.Abs(r[k]))
 			}
 		} else {
 			for _, k := range act {
 				z[k] = r[k] / op.g[6*k]
 				rzNew += r[k] * z[k]
-				rmax = math.Max(rmax, math.Abs(r[k]))
+				rmax = max(rmax, math.Abs(r[k]))
 			}
 		}
 		if !(rz > 0) {

@@ -108,7 +108,7 @@ func psdSolve(a []float64, n int, rhs, x []float64, perm []int, y []float64, rel
 	}
 	maxd := 0.0
 	for i := 0; i < n; i++ {
-		maxd = math.Max(maxd, a[i*n+i])
+		maxd = max(maxd, a[i*n+i])
 	}
 	rank := 0
 	// Outer-product Cholesky with symmetric pivoting on the largest remaining diagonal.

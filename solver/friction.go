@@ -136,7 +136,7 @@ func (s *Solver) frictionUpdate(k int, f []float64, tol float64) float64 {
 		y1, y2 = s.polygonQP(a, b, c, l1, l2, rad)
 	}
 	d1, d2 := y1-f1, y2-f2
-	dv := math.Max(math.Abs(a*d1+b*d2), math.Abs(b*d1+c*d2))
+	dv := max(math.Abs(a*d1+b*d2), math.Abs(b*d1+c*d2))
 	if dv <= 1e-3*tol {
 		return 0 // a rounding-level update: keep f bit-stable at a solution
 	}
@@ -158,7 +158,7 @@ func (s *Solver) gauge(f1, f2 float64) float64 {
 	for j := 0; j < d; j++ {
 		nx := s.cosT[j]*ch - s.sinT[j]*sh
 		ny := s.sinT[j]*ch + s.cosT[j]*sh
-		g = math.Max(g, nx*f1+ny*f2)
+		g = max(g, nx*f1+ny*f2)
 	}
 	return g / ch
 }
@@ -189,7 +189,7 @@ func (s *Solver) frictionSubspace(f []float64, tol float64) bool {
 		z[2*k], z[2*k+1] = z1, z2
 		p[2*k], p[2*k+1] = z1, z2
 		rz += -s1*z1 - s2*z2
-		rmax = math.Max(rmax, math.Max(math.Abs(s1), math.Abs(s2)))
+		rmax = max(rmax, max(math.Abs(s1), math.Abs(s2)))
 	}
 	maxIt := 4*len(act) + 50
 	target := 0.1 * tol
@@ -228,7 +228,7 @@ func (s *Solver) frictionSubspace(f []float64, tol float64) bool {
 			f[2*k+1] += a * p[2*k+1]
 			r[2*k] -= a * q[2*k]
 			r[2*k+1] -= a * q[2*k+1]
-			rmax = math.Max(rmax, math.Max(math.Abs(r[2*k]), math.Abs(r[2*k+1])))
+			rmax = max(rmax, max(math.Abs(r[2*k]), math.Abs(r[2*k+1])))
 		}
 		if useIC {
 			ic.solve(r, z, 2, 1)
@@ -318,20 +318,20 @@ func discQP(a, b, c, l1, l2, r float64) (float64, float64) {
 		return math.Hypot(g1/(e1+lam), g2/(e2+lam))
 	}
 	tiny := 1e-300
-	if e2 > 1e-14*math.Max(e1, tiny) {
+	if e2 > 1e-14*max(e1, tiny) {
 		if n0 := norm(0); n0 <= r {
 			z1, z2 := -g1/e1, -g2/e2
 			return q1x*z1 + q2x*z2, q1y*z1 + q2y*z2
 		}
 	}
 	// Bracket: ψ(λ) = 1/‖y‖ − 1/r is increasing and concave on λ > −e2; ψ(hi) ≥ 0 at hi = ‖l‖/r.
-	lo, hi := math.Max(0, -e2), ln/r
+	lo, hi := max(0, -e2), ln/r
 	if hi <= lo {
 		hi = lo + ln/r
 	}
 	lam := lo
 	if e2+lam <= 0 {
-		lam = lo + 1e-12*math.Max(hi-lo, tiny)
+		lam = lo + 1e-12*max(hi-lo, tiny)
 	}
 	for it := 0; it < 60; it++ {
 		d1, d2 := e1+lam, e2+lam
@@ -371,7 +371,7 @@ func discQP(a, b, c, l1, l2, r float64) (float64, float64) {
 func (s *Solver) polygonQP(a, b, c, l1, l2, r float64) (float64, float64) {
 	d := len(s.cosT)
 	det := a*c - b*b
-	if det > 1e-14*math.Max(a*c, 1e-300) {
+	if det > 1e-14*max(a*c, 1e-300) {
 		y1 := -(c*l1 - b*l2) / det
 		y2 := -(a*l2 - b*l1) / det
 		if s.inPolygon(y1, y2, r) {

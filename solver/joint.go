@@ -152,7 +152,7 @@ func (s *Solver) frictionDoesWork() bool {
 			continue
 		}
 		u1, u2 := op.tangentDot(k, s.v)
-		pos += math.Max(0, f1*u1+f2*u2)
+		pos += max(0, f1*u1+f2*u2)
 		mag += math.Hypot(f1, f2)
 	}
 	return pos > s.opts.FrictionTol*s.scale*mag
@@ -215,7 +215,7 @@ func (s *Solver) jointCG() bool {
 		s.jointPrecond(k, mask[k], r[3*k:3*k+3], z[3*k:3*k+3])
 		copy(p[3*k:3*k+3], z[3*k:3*k+3])
 		rz += r[3*k]*z[3*k] + r[3*k+1]*z[3*k+1] + r[3*k+2]*z[3*k+2]
-		rmax = math.Max(rmax, math.Max(math.Abs(r[3*k]), math.Max(math.Abs(r[3*k+1]), math.Abs(r[3*k+2]))))
+		rmax = max(rmax, max(math.Abs(r[3*k]), max(math.Abs(r[3*k+1]), math.Abs(r[3*k+2]))))
 	}
 	maxIt := 6*free + 50
 	for it := 0; it < maxIt && rmax > 0.1*tol; it++ {
@@ -257,7 +257,7 @@ func (s *Solver) jointCG() bool {
 			jf[2*k+1] += a * p[3*k+2]
 			for i := 3 * k; i < 3*k+3; i++ {
 				r[i] -= a * q[i]
-				rmax = math.Max(rmax, math.Abs(r[i]))
+				rmax = max(rmax, math.Abs(r[i]))
 			}
 			s.jointPrecond(k, mask[k], r[3*k:3*k+3], z[3*k:3*k+3])
 			rzNew += r[3*k]*z[3*k] + r[3*k+1]*z[3*k+1] + r[3*k+2]*z[3*k+2]

@@ -97,10 +97,10 @@ func (s *Solver) solveLCP(p *Problem) error {
 		return &SolveError{Method: MethodLCP, Reason: s.lemkeFailure}
 	}
 	for k := 0; k < m; k++ {
-		s.alpha[k] = math.Max(z[iA(k)], 0)
+		s.alpha[k] = max(z[iA(k)], 0)
 		f1, f2 := 0.0, 0.0
 		for j := 0; j < d; j++ {
-			b := math.Max(z[iB(k, j)], 0)
+			b := max(z[iB(k, j)], 0)
 			f1 += b * cosT[j]
 			f2 += b * sinT[j]
 		}
@@ -186,12 +186,12 @@ func (s *Solver) lemke(n int) []float64 {
 			}
 			ratio := rhs[i] / a
 			switch {
-			case r < 0 || ratio < best-1e-12*math.Max(1, math.Abs(best)):
+			case r < 0 || ratio < best-1e-12*max(1, math.Abs(best)):
 				r, best, bestPiv = i, ratio, a
-			case ratio <= best+1e-12*math.Max(1, math.Abs(best)):
+			case ratio <= best+1e-12*max(1, math.Abs(best)):
 				// tie: prefer z0 leaving, then the larger pivot
 				if basic[i] == 2*n || (basic[r] != 2*n && a > bestPiv) {
-					r, best, bestPiv = i, math.Min(ratio, best), a
+					r, best, bestPiv = i, min(ratio, best), a
 				}
 			}
 		}

@@ -69,7 +69,7 @@ func (s *Solver) mprgpContact(f []float64, tol float64) bool {
 				phi := g[k]
 				red := phi
 				if step > 0 {
-					red = math.Min(y/step, phi)
+					red = min(y/step, phi)
 				}
 				phiRed += red * phi
 			} else if g[k] < 0 {
@@ -158,7 +158,7 @@ func (s *Solver) mprgpContact(f []float64, tol float64) bool {
 				alpha[k] = 0
 				continue
 			}
-			ny := math.Max(y-step*g[k], 0)
+			ny := max(y-step*g[k], 0)
 			if ny != y {
 				op.addW(k, 0, (ny-y)*isd[k], v)
 				alpha[k] = ny * isd[k]
@@ -192,7 +192,7 @@ func (s *Solver) mprgpError(g []float64) float64 {
 			continue
 		}
 		w := gk * s.sd[k]
-		e := math.Abs(math.Min(s.alpha[k]*s.sd[k]*s.sd[k], w))
+		e := math.Abs(min(s.alpha[k]*s.sd[k]*s.sd[k], w))
 		if !(e <= worst) {
 			worst = e
 		}
@@ -258,7 +258,7 @@ func (s *Solver) mprgpNorm(p, q, u []float64) float64 {
 			p[k] /= nrm
 		}
 		s.mprgpProduct(p, q, u)
-		lam = math.Max(lam, math.Sqrt(dot(q[:m], q[:m])))
+		lam = max(lam, math.Sqrt(dot(q[:m], q[:m])))
 		copy(p[:m], q[:m])
 	}
 	return lam

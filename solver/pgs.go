@@ -1,7 +1,5 @@
 package solver
 
-import "math"
-
 // solvePGS is the baseline most game engines use (ODE's quick step, Bullet's sequential
 // impulses): projected Gauss–Seidel over each contact's normal row and then its two tangent rows,
 // with "box" friction |f_k,i| ≤ μ_k α_k per tangent direction using the current α_k, for a fixed
@@ -18,7 +16,7 @@ func (s *Solver) solvePGS(p *Problem) {
 			g := op.g[6*k : 6*k+6]
 			if g[0] > 0 {
 				w := op.rowDot(k, 0, v) + op.bEff[k]
-				a := math.Max(0, alpha[k]-w/g[0])
+				a := max(0, alpha[k]-w/g[0])
 				if da := a - alpha[k]; da != 0 {
 					op.addW(k, 0, da, v)
 					alpha[k] = a
@@ -35,7 +33,7 @@ func (s *Solver) solvePGS(p *Problem) {
 				}
 				old := f[2*k+r-1]
 				t := old - op.rowDot(k, r, v)/d
-				t = math.Max(-lim, math.Min(lim, t))
+				t = max(-lim, min(lim, t))
 				if dt := t - old; dt != 0 {
 					op.addW(k, r, dt, v)
 					f[2*k+r-1] = t

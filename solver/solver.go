@@ -208,8 +208,8 @@ func (r *Result) Beta(k int, dst []float64) []float64 {
 	det := c0*s1 - s0*c1
 	b0 := (x*s1 - y*c1) / det
 	b1 := (c0*y - s0*x) / det
-	dst[j] = math.Max(b0, 0)
-	dst[(j+1)%d] = math.Max(b1, 0)
+	dst[j] = max(b0, 0)
+	dst[(j+1)%d] = max(b1, 0)
 	return dst
 }
 
@@ -402,7 +402,7 @@ func (s *Solver) prepare(p *Problem) {
 	// velocity scale: max(1, max_k |n_kᵀq̇ᴾ + b_k|)
 	sc := 1.0
 	for k := 0; k < m; k++ {
-		sc = math.Max(sc, math.Abs(s.op.rowDot(k, 0, s.op.qdotP)+s.op.bEff[k]))
+		sc = max(sc, math.Abs(s.op.rowDot(k, 0, s.op.qdotP)+s.op.bEff[k]))
 	}
 	s.scale = sc
 	s.st = Stats{Method: s.opts.Method, Contacts: m, Scale: sc}
@@ -413,7 +413,7 @@ func (s *Solver) warmStart(p *Problem) {
 	s.warmAlpha = false
 	for k := range p.contacts {
 		c := &p.contacts[k]
-		s.alpha[k] = math.Max(c.WarmNormal, 0)
+		s.alpha[k] = max(c.WarmNormal, 0)
 		if s.alpha[k] > 0 {
 			s.warmAlpha = true
 		}
@@ -444,8 +444,8 @@ func (s *Solver) finish(res *Result, start time.Time) {
 	worst := 0.0
 	for k := 0; k < m; k++ {
 		w := s.op.rowDot(k, 0, res.Qdot) + s.op.bEff[k]
-		minGap = math.Min(minGap, w)
-		worst = math.Max(worst, math.Abs(math.Min(s.alpha[k]*s.op.g[6*k], w)))
+		minGap = min(minGap, w)
+		worst = max(worst, math.Abs(min(s.alpha[k]*s.op.g[6*k], w)))
 	}
 	if m == 0 {
 		minGap = 0

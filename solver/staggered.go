@@ -71,7 +71,7 @@ func (s *Solver) solveSP(p *Problem, start time.Time) {
 		itStart := time.Now()
 		ft := ftol
 		if !tight && !(warm && i == 1) {
-			ft = math.Max(ftol, loose)
+			ft = max(ftol, loose)
 		}
 		// Line 5: Nα^i ← P_C(−Mq̇ᴾ − f^{i−1}).
 		s.warmContact = i > 1 || s.warmAlpha
@@ -105,7 +105,7 @@ func (s *Solver) solveSP(p *Problem, start time.Time) {
 			// then certifies.
 			converged = rmax <= ftol
 		}
-		loose = math.Min(loose, forcing*rmax)
+		loose = min(loose, forcing*rmax)
 		if relErr <= tightenAt*s.opts.Epsilon {
 			tight = true // near the fixed point: full-accuracy projections from here
 		}
