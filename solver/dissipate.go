@@ -1,6 +1,9 @@
 package solver
 
-import "math"
+import (
+	"math"
+	"time"
+)
 
 // Graceful degradation that cannot add energy. When the staggered loop stops before its fixed
 // point, Algorithm 1 (line 16) still ends with an exact contact projection, but the kept friction
@@ -23,10 +26,20 @@ const dissipateRounds = 4
 // redone with the repaired impulse, until no contact offends. It reports the repair rounds run.
 // Dropped friction stays dropped for the step: a step that did not converge slides a little more
 // rather than gain energy.
-func (s *Solver) makeDissipative() int {
+//
+// With a deadline (TimeBudget), a round starts only if a contact projection taking as long as
+// lastContact still fits: the answer then stays contact-exact and keeps the friction it has,
+// at worst the best iterate unrepaired (paper §7).
+func (s *Solver) makeDissipative(deadline time.Time, lastContact time.Duration) int {
 	op := &s.op
 	rounds := 0
+	outOfTime := func() bool {
+		return !deadline.IsZero() && time.Now().Add(lastContact).After(deadline)
+	}
 	for ; rounds < dissipateRounds; rounds++ {
+		if outOfTime() {
+			return rounds
+		}
 		op.velocity(s.alpha, s.f, s.v)
 		changed := false
 		for k := 0; k < op.m; k++ {
@@ -55,6 +68,9 @@ func (s *Solver) makeDissipative() int {
 	// The last round dropped every offender; its contact projection may have left new ones (α
 	// shrank again): drop all friction that still offends and project once more. Friction left
 	// on is feasible and dissipative at this velocity or zero.
+	if outOfTime() {
+		return rounds
+	}
 	op.velocity(s.alpha, s.f, s.v)
 	for k := 0; k < op.m; k++ {
 		s1, s2 := op.tangentDot(k, s.v)

@@ -218,6 +218,10 @@ func TestTimeBudgetGracefulDegradation(t *testing.T) {
 	if !res.Stats.BudgetHit || !res.Stats.ContactExact || res.Stats.Iterations != 1 {
 		t.Errorf("budget: hit %v exact %v iterations %d", res.Stats.BudgetHit, res.Stats.ContactExact, res.Stats.Iterations)
 	}
+	// Past the budget the friction repair does not run: the answer carries the best iterate.
+	if res.Stats.Repairs != 0 {
+		t.Errorf("budget: %d repair rounds ran past the budget", res.Stats.Repairs)
+	}
 	if rep := CheckContact(&p, res.Alpha, res.Friction, res.Qdot); rep.Worst > 1e-9*res.Stats.Scale {
 		t.Errorf("budget: %v", rep)
 	}

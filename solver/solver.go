@@ -70,7 +70,10 @@ type Options struct {
 	// default 50. Algorithm 1 always adds the final contact projection.
 	MaxIters int
 	// TimeBudget, if positive, bounds the wall time of one Solve: the staggered loop stops early
-	// and returns the best iterate, contact-exact (paper §7, graceful degradation).
+	// and returns the best iterate, contact-exact (paper §7, graceful degradation). The repair that
+	// makes an unconverged answer's friction dissipative (dissipate.go) runs only while the budget
+	// lasts. The first and the final contact projections are not cut short (exactness comes
+	// first), so a budget below their cost is exceeded.
 	TimeBudget time.Duration
 	// ContactSolver picks the contact projection's sub-solver (default ContactAuto).
 	ContactSolver ContactSolver

@@ -174,10 +174,11 @@ func (s *Solver) solveSP(p *Problem, start time.Time) {
 	copy(s.f, s.fBest)
 	copy(s.alpha, s.alphaBest)
 	s.warmContact = true
+	finalStart := time.Now()
 	s.projectContact(s.f)
 	switch {
 	case !s.st.Converged:
-		s.st.Repairs = s.makeDissipative()
+		s.st.Repairs = s.makeDissipative(deadline, time.Since(finalStart))
 	case s.opts.Settle && s.frictionDoesWork():
 		// Met ε, but the final projection moved α and friction now pushes along some slips.
 		s.settleFriction(s.opts.FrictionTol * s.scale)
