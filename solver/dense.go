@@ -4,6 +4,36 @@ import "math"
 
 // Small dense kernels on row-major n×n matrices, free of allocation when given scratch.
 
+// rigidBlockOK is choleskyOK for a 6×6 block with a rigid body's pattern (isRigidPattern): the
+// factor of a block-diagonal matrix is that of each block, so the linear pivots are the first
+// three diagonal entries and only the angular 3×3 block is factored. Pivots and threshold are
+// those of choleskyOK on the whole block.
+func rigidBlockOK(a []float64) bool {
+	m := (*[rigidSize * rigidSize]float64)(a)
+	scale := 0.0
+	for i := 0; i < rigidSize; i++ {
+		scale = max(scale, math.Abs(m[i*rigidSize+i]))
+	}
+	if !(scale > 0) || !(m[0] > 1e-13*scale) || !(m[7] > 1e-13*scale) || !(m[14] > 1e-13*scale) {
+		return false
+	}
+	ang := [9]float64{m[21], m[22], m[23], m[27], m[28], m[29], m[33], m[34], m[35]}
+	d0 := ang[0]
+	if !(d0 > 1e-13*scale) {
+		return false
+	}
+	l00 := math.Sqrt(d0)
+	l10, l20 := ang[3]/l00, ang[6]/l00
+	d1 := ang[4] - l10*l10
+	if !(d1 > 1e-13*scale) {
+		return false
+	}
+	l11 := math.Sqrt(d1)
+	l21 := (ang[7] - l20*l10) / l11
+	d2 := ang[8] - l20*l20 - l21*l21
+	return d2 > 1e-13*scale
+}
+
 // choleskyOK reports whether the symmetric n×n a is positive definite, factoring it into l (n×n
 // scratch; allocated when nil).
 func choleskyOK(a, l []float64, n int) bool {

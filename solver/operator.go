@@ -130,14 +130,14 @@ func isRigidPattern(minv []float64) bool {
 	if len(minv) != rigidSize*rigidSize {
 		return false
 	}
-	for i := 0; i < rigidSize; i++ {
-		for c := 0; c < rigidSize; c++ {
-			if (i < 3 || c < 3) && i != c && minv[i*rigidSize+c] != 0 {
-				return false
-			}
-		}
-	}
-	return true
+	m := (*[rigidSize * rigidSize]float64)(minv)
+	// Rows 0–2 off their diagonal, then columns 0–2 of rows 3–5.
+	return m[1] == 0 && m[2] == 0 && m[3] == 0 && m[4] == 0 && m[5] == 0 &&
+		m[6] == 0 && m[8] == 0 && m[9] == 0 && m[10] == 0 && m[11] == 0 &&
+		m[12] == 0 && m[13] == 0 && m[15] == 0 && m[16] == 0 && m[17] == 0 &&
+		m[18] == 0 && m[19] == 0 && m[20] == 0 &&
+		m[24] == 0 && m[25] == 0 && m[26] == 0 &&
+		m[30] == 0 && m[31] == 0 && m[32] == 0
 }
 
 // compileRigidSide writes W = M⁻¹Jᵀ for the three rows of one rigid side (rows and w start at

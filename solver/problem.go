@@ -197,10 +197,19 @@ func (p *Problem) Validate() error {
 			return &InputError{Item: "block", Index: b, Field: "Size", Reason: "is not positive"}
 		}
 		m := p.minv[bl.minv : bl.minv+n*n]
-		if err := checkSymmetricFinite(m, n); err != "" {
+		if isRigidPattern(m) {
+			// Symmetric wherever the pattern has zeros; only the angular block's pairs remain.
+			switch {
+			case !allFinite(m):
+				return &InputError{Item: "block", Index: b, Field: "InvMass", Reason: "has a non-finite entry"}
+			case !nearlyEqual(m[22], m[27]) || !nearlyEqual(m[23], m[33]) || !nearlyEqual(m[29], m[34]):
+				return &InputError{Item: "block", Index: b, Field: "InvMass", Reason: "is not symmetric"}
+			case !rigidBlockOK(m):
+				return &InputError{Item: "block", Index: b, Field: "InvMass", Reason: "is not positive definite"}
+			}
+		} else if err := checkSymmetricFinite(m, n); err != "" {
 			return &InputError{Item: "block", Index: b, Field: "InvMass", Reason: err}
-		}
-		if n*n <= len(scratch) {
+		} else if n*n <= len(scratch) {
 			if !choleskyOK(m, scratch[:n*n], n) {
 				return &InputError{Item: "block", Index: b, Field: "InvMass", Reason: "is not positive definite"}
 			}
@@ -271,17 +280,23 @@ func isFinite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
 // pass, as Validate runs over every Jacobian row each step.
 func allFinite(s []float64) bool {
 	var a0, a1, a2, a3 float64
-	for len(s) >= 4 {
-		a0 += s[0] - s[0]
-		a1 += s[1] - s[1]
-		a2 += s[2] - s[2]
-		a3 += s[3] - s[3]
-		s = s[4:]
+	i := 0
+	for ; i+4 <= len(s); i += 4 {
+		q := (*[4]float64)(s[i : i+4])
+		a0 += q[0] - q[0]
+		a1 += q[1] - q[1]
+		a2 += q[2] - q[2]
+		a3 += q[3] - q[3]
 	}
-	for _, x := range s {
-		a0 += x - x
+	for ; i < len(s); i++ {
+		a0 += s[i] - s[i]
 	}
 	return a0+a1+a2+a3 == 0
+}
+
+// nearlyEqual reports whether the mirror entries x and y of a symmetric matrix agree to rounding.
+func nearlyEqual(x, y float64) bool {
+	return x == y || math.Abs(x-y) <= 1e-9*(math.Abs(x)+math.Abs(y))
 }
 
 // checkSymmetricFinite returns "" if the n×n row-major a is finite and symmetric to rounding.
@@ -291,8 +306,7 @@ func checkSymmetricFinite(a []float64, n int) string {
 	}
 	for r := 0; r < n; r++ {
 		for c := r + 1; c < n; c++ {
-			x, y := a[r*n+c], a[c*n+r]
-			if math.Abs(x-y) > 1e-9*(math.Abs(x)+math.Abs(y)) {
+			if !nearlyEqual(a[r*n+c], a[c*n+r]) {
 				return "is not symmetric"
 			}
 		}

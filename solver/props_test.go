@@ -100,6 +100,14 @@ func TestInputErrors(t *testing.T) {
 		{"inf gap", func(p *Problem) { p.Contact(0).B = math.Inf(1) }, "contact 0: B"},
 		{"not spd", func(p *Problem) { p.InvMass(0)[0] = -1 }, "block 0: InvMass"},
 		{"asymmetric", func(p *Problem) { p.InvMass(0)[1] = 0.5 }, "block 0: InvMass"},
+		// Rigid-pattern blocks take a shorter path through the same checks.
+		{"asymmetric angular", func(p *Problem) { p.InvMass(1)[23] += 0.5 }, "block 1: InvMass is not symmetric"},
+		{"indefinite angular", func(p *Problem) {
+			m := p.InvMass(1)
+			m[22], m[27] = 10, 10 // |off-diagonal| above the diagonals' geometric mean
+		}, "block 1: InvMass is not positive definite"},
+		{"nan angular", func(p *Problem) { p.InvMass(2)[35] = math.NaN() }, "block 2: InvMass has a non-finite entry"},
+		{"zero mass", func(p *Problem) { p.InvMass(0)[7] = 0 }, "block 0: InvMass is not positive definite"},
 		{"nan velocity", func(p *Problem) { p.QdotP[7] = math.NaN() }, "block 1: QdotP"},
 		{"both static", func(p *Problem) { p.Contact(0).BodyB = -1 }, "contact 0: BodyA"},
 	}
