@@ -103,39 +103,69 @@ func (p *plane2) tri(i, j, k int) float64 {
 	return (p.x[j]-p.x[i])*(p.y[k]-p.y[i]) - (p.x[k]-p.x[i])*(p.y[j]-p.y[i])
 }
 
-// quad returns twice the absolute shoelace area of the polygon (i, j, k, l).
-func (p *plane2) quad(i, j, k, l int) float64 {
-	s := p.x[i]*p.y[j] - p.x[j]*p.y[i] + p.x[j]*p.y[k] - p.x[k]*p.y[j] + p.x[k]*p.y[l] - p.x[l]*p.y[k] + p.x[l]*p.y[i] - p.x[i]*p.y[l]
-	return math.Abs(s)
-}
-
-// hullArea4 returns twice the area of the convex hull of four projected points: the largest of
-// the three quadrilateral orderings and the four triangles.
-func (p *plane2) hullArea4(a, b, c, d int) float64 {
-	m := fmax(p.quad(a, b, c, d), fmax(p.quad(a, b, d, c), p.quad(a, c, b, d)))
-	m = fmax(m, fmax(math.Abs(p.tri(a, b, c)), math.Abs(p.tri(a, b, d))))
-	return fmax(m, fmax(math.Abs(p.tri(a, c, d)), math.Abs(p.tri(b, c, d))))
-}
-
-// bestQuad tries every 4-subset (at most 70) and returns the indices, increasing.
+// bestQuad tries every 4-subset (at most 70) and returns the indices, increasing. The subset
+// whose projected convex hull has the largest area wins; areas within 1e-9·scale² of each other
+// tie, a tie goes to the deeper subset (its summed −Gap larger by more than 1e-9·scale), and
+// among those to the earlier subset in loop order.
+//
+// Hull areas come from a table of triangle areas filled once: for any four points, the areas
+// of the four triangles they span sum to twice the area of their convex hull. (In convex
+// position each diagonal cuts the hull into two of the triangles; with one point inside the
+// triangle of the other three, the three small triangles tile that one, which is the hull.)
 func (cs *candidates) bestQuad(n mgl64.Vec3) [MaxManifoldPoints]int {
+	count := cs.n
+	if count < 0 || count > exhaustiveReduceLimit {
+		// emit hands larger sets to greedyQuad; this bound also lets the compiler drop the
+		// index checks below.
+		panic("collide: bestQuad needs at most exhaustiveReduceLimit candidates")
+	}
 	var p plane2
 	cs.project2(n, &p)
-	best := [MaxManifoldPoints]int{0, 1, 2, 3}
-	bestArea, bestDepth := -1.0, 0.0
 	scale := 0.0
-	for i := 0; i < cs.n; i++ {
+	for i := 0; i < count; i++ {
 		scale = fmax(scale, fmax(math.Abs(p.x[i]-p.x[0]), math.Abs(p.y[i]-p.y[0])))
 	}
-	tol := 1e-9 * scale * scale
-	for a := 0; a < cs.n; a++ {
-		for b := a + 1; b < cs.n; b++ {
-			for c := b + 1; c < cs.n; c++ {
-				for d := c + 1; d < cs.n; d++ {
-					area := p.hullArea4(a, b, c, d)
-					depth := -(cs.c[a].Gap + cs.c[b].Gap + cs.c[c].Gap + cs.c[d].Gap)
-					if area > bestArea+tol || (area > bestArea-tol && depth > bestDepth+1e-9*scale) {
+	areaTol, depthTol := 1e-9*scale*scale, 1e-9*scale
+
+	// depths[i] is candidate i's −Gap. Summed in index order they give a subset's depth, equal
+	// to −(sum of its gaps) bit for bit (rounding is symmetric under negation).
+	var depths [exhaustiveReduceLimit]float64
+	for i := 0; i < count; i++ {
+		depths[i] = -cs.c[i].Gap
+	}
+	// triArea[i][j][k] (i < j < k) is the area of triangle (i, j, k); other entries stay unused.
+	// A triangle's first index is at most exhaustiveReduceLimit−3, its second one more.
+	var triArea [exhaustiveReduceLimit - 2][exhaustiveReduceLimit - 1][exhaustiveReduceLimit]float64
+	for i := 0; i < count-2; i++ {
+		for j := i + 1; j < count-1; j++ {
+			dxIJ, dyIJ := p.x[j]-p.x[i], p.y[j]-p.y[i]
+			row := &triArea[i][j]
+			for k := j + 1; k < count; k++ {
+				row[k] = 0.5 * math.Abs(dxIJ*(p.y[k]-p.y[i])-(p.x[k]-p.x[i])*dyIJ)
+			}
+		}
+	}
+
+	best := [MaxManifoldPoints]int{0, 1, 2, 3}
+	// A subset replaces the best when its area exceeds largerThan, or when it exceeds
+	// tiedAbove and its depth exceeds deeperThan. The best area starts at −1 (no subset yet).
+	bestArea, bestDepth := -1.0, 0.0
+	largerThan, tiedAbove, deeperThan := bestArea+areaTol, bestArea-areaTol, bestDepth+depthTol
+	for a := 0; a < count-3; a++ {
+		for b := a + 1; b < count-2; b++ {
+			depthAB := depths[a] + depths[b]
+			rowABD := &triArea[a][b]
+			for c := b + 1; c < count-1; c++ {
+				depthABC := depthAB + depths[c]
+				areaABC := rowABD[c]
+				rowACD, rowBCD := &triArea[a][c], &triArea[b][c]
+				for d := c + 1; d < count; d++ {
+					// Twice the hull area (the measure areaTol is in): the four triangles' sum.
+					area := areaABC + rowABD[d] + rowACD[d] + rowBCD[d]
+					depth := depthABC + depths[d]
+					if area > largerThan || (area > tiedAbove && depth > deeperThan) {
 						best, bestArea, bestDepth = [MaxManifoldPoints]int{a, b, c, d}, area, depth
+						largerThan, tiedAbove, deeperThan = bestArea+areaTol, bestArea-areaTol, bestDepth+depthTol
 					}
 				}
 			}
