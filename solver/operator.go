@@ -47,10 +47,7 @@ func (o *operator) compile(p *Problem) {
 		var g [6]float64
 		bEff := c.B
 		for s := 0; s < 2; s++ {
-			body, row := c.BodyA, c.rowsA
-			if s == 1 {
-				body, row = c.BodyB, c.rowsB
-			}
+			body, row := c.side(s)
 			if body < 0 {
 				o.sides[2*k+s] = sideRef{off: -1}
 				continue

@@ -45,6 +45,14 @@ type Contact struct {
 	rowsA, rowsB int // start of the 3×Size row blocks in Problem.rows, -1 if none
 }
 
+// side returns side s's body (0: A, 1: B; −1 when static) and the start of its rows.
+func (c *Contact) side(s int) (body, row int) {
+	if s == 1 {
+		return c.BodyB, c.rowsB
+	}
+	return c.BodyA, c.rowsA
+}
+
 // Problem is one island's frictional contact problem: the block-diagonal inverse mass M⁻¹, the
 // contacts with their Jacobian blocks, and the predictor velocity q̇ᴾ (plus q̇ᵗ for restitution).
 // It is built with Reset, AddBlock and AddContact, which reuse all capacity, so refilling a

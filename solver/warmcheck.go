@@ -48,10 +48,7 @@ func (s *Solver) acceptWarmStart(p *Problem, res *Result, start time.Time) bool 
 		b, nq := c.B, 0.0
 		a, f1, f2 := s.alpha[k], s.f[2*k], s.f[2*k+1]
 		for side := 0; side < 2; side++ {
-			body, row := c.BodyA, c.rowsA
-			if side == 1 {
-				body, row = c.BodyB, c.rowsB
-			}
+			body, row := c.side(side)
 			if body < 0 {
 				continue
 			}
@@ -111,10 +108,7 @@ func (s *Solver) acceptWarmStart(p *Problem, res *Result, start time.Time) bool 
 		c := &p.contacts[k]
 		w, s1, s2 := bEff[k], 0.0, 0.0
 		for side := 0; side < 2; side++ {
-			body, row := c.BodyA, c.rowsA
-			if side == 1 {
-				body, row = c.BodyB, c.rowsB
-			}
+			body, row := c.side(side)
 			if body < 0 {
 				continue
 			}
