@@ -62,7 +62,7 @@ func (o *operator) compile(p *Problem) {
 			w1 := o.w[row+n : row+2*n]
 			w2 := o.w[row+2*n : row+3*n]
 			if o.rigid[body] {
-				o.compileRigidSide(p.minv[bl.minv:], p.rows[row:], o.w[row:], &g)
+				o.compileRigidSide((*[rigidSize * rigidSize]float64)(p.minv[bl.minv:bl.minv+rigidSize*rigidSize]), rows6(p.rows, row), rows6(o.w, row), &g)
 				if c.E > 0 {
 					bEff += c.E * dot(jn, p.QdotT[bl.Offset:bl.Offset+n])
 				}
@@ -137,11 +137,10 @@ func isRigidPattern(minv []float64) bool {
 		m[30] == 0 && m[31] == 0 && m[32] == 0
 }
 
-// compileRigidSide writes W = M⁻¹Jᵀ for the three rows of one rigid side (rows and w start at
-// the side's 3×6 rows, minv at its block) and adds the side's part of the Delassus diagonal block
-// to g. It skips the zeros isRigidPattern guarantees and sums in the order of the general path.
-func (o *operator) compileRigidSide(minv, rows, w []float64, g *[6]float64) {
-	m := (*[rigidSize * rigidSize]float64)(minv)
+// compileRigidSide writes W = M⁻¹Jᵀ for the three rows of one rigid side (rows and w are the
+// side's 3×6 rows, m its inverse-mass block) and adds the side's part of the Delassus diagonal
+// block to g. It skips the zeros isRigidPattern guarantees and sums in the order of the general path.
+func (o *operator) compileRigidSide(m *[rigidSize * rigidSize]float64, rows, w *[RowsPerSide * rigidSize]float64, g *[6]float64) {
 	for r := 0; r < RowsPerSide; r++ {
 		j := (*[rigidSize]float64)(rows[r*rigidSize:])
 		x := (*[rigidSize]float64)(w[r*rigidSize:])
@@ -152,10 +151,10 @@ func (o *operator) compileRigidSide(minv, rows, w []float64, g *[6]float64) {
 		x[4] = m[27]*j[3] + m[28]*j[4] + m[29]*j[5]
 		x[5] = m[33]*j[3] + m[34]*j[4] + m[35]*j[5]
 	}
-	jn := (*[rigidSize]float64)(rows)
+	jn := (*[rigidSize]float64)(rows[:])
 	j1 := (*[rigidSize]float64)(rows[rigidSize:])
 	j2 := (*[rigidSize]float64)(rows[2*rigidSize:])
-	wn := (*[rigidSize]float64)(w)
+	wn := (*[rigidSize]float64)(w[:])
 	w1 := (*[rigidSize]float64)(w[rigidSize:])
 	w2 := (*[rigidSize]float64)(w[2*rigidSize:])
 	g[0] += dot6(jn, wn)
@@ -176,7 +175,7 @@ func (o *operator) rowDot(k, r int, v []float64) float64 {
 		}
 		n := sd.size
 		if n == rigidSize {
-			s += dot6((*[rigidSize]float64)(o.rows[sd.row+r*n:]), (*[rigidSize]float64)(v[sd.off:]))
+			s += dot6(block6(o.rows, sd.row+r*rigidSize), block6(v, sd.off))
 			continue
 		}
 		s += dot(o.rows[sd.row+r*n:sd.row+(r+1)*n], v[sd.off:sd.off+n])
@@ -209,9 +208,10 @@ func (o *operator) tangentDot(k int, v []float64) (float64, float64) {
 		}
 		n := sd.size
 		if n == rigidSize {
-			x := (*[rigidSize]float64)(v[sd.off:])
-			s1 += dot6((*[rigidSize]float64)(o.rows[sd.row+n:]), x)
-			s2 += dot6((*[rigidSize]float64)(o.rows[sd.row+2*n:]), x)
+			x := block6(v, sd.off)
+			r := rows6(o.rows, sd.row)
+			s1 += dot6((*[rigidSize]float64)(r[rigidSize:]), x)
+			s2 += dot6((*[rigidSize]float64)(r[2*rigidSize:]), x)
 			continue
 		}
 		x := v[sd.off : sd.off+n]
@@ -236,7 +236,7 @@ func (o *operator) addW(k, r int, a float64, v []float64) {
 		}
 		n := sd.size
 		if n == rigidSize {
-			axpy6(a, (*[rigidSize]float64)(o.w[sd.row+r*n:]), (*[rigidSize]float64)(v[sd.off:]))
+			axpy6(a, block6(o.w, sd.row+r*rigidSize), block6(v, sd.off))
 			continue
 		}
 		axpy(a, o.w[sd.row+r*n:sd.row+(r+1)*n], v[sd.off:sd.off+n])
@@ -262,7 +262,7 @@ func (o *operator) addTangents(src []float64, k int, a1, a2 float64, x []float64
 		}
 		n := sd.size
 		if n == rigidSize {
-			combine6(0, a1, a2, (*[RowsPerSide * rigidSize]float64)(src[sd.row:]), (*[rigidSize]float64)(x[sd.off:]))
+			combine6(0, a1, a2, rows6(src, sd.row), block6(x, sd.off))
 			continue
 		}
 		y := x[sd.off : sd.off+n]
@@ -294,7 +294,7 @@ func (o *operator) velocity(alpha, f, v []float64) {
 			}
 			n := sd.size
 			if n == rigidSize {
-				combine6(a, f1, f2, (*[RowsPerSide * rigidSize]float64)(o.w[sd.row:]), (*[rigidSize]float64)(v[sd.off:]))
+				combine6(a, f1, f2, rows6(o.w, sd.row), block6(v, sd.off))
 				continue
 			}
 			x := v[sd.off : sd.off+n]
@@ -316,6 +316,17 @@ func combine6(a, f1, f2 float64, w *[RowsPerSide * rigidSize]float64, x *[rigidS
 
 // rigidSize is a rigid body's block size, for which the operator's kernels are unrolled.
 const rigidSize = 6
+
+// block6 returns s[i : i+6] as an array pointer. Slicing with a constant length lets the
+// conversion go unchecked, which a slice to the end (s[i:]) does not.
+func block6(s []float64, i int) *[rigidSize]float64 {
+	return (*[rigidSize]float64)(s[i : i+rigidSize])
+}
+
+// rows6 returns the three rows of a rigid side, s[i : i+18], as an array pointer.
+func rows6(s []float64, i int) *[RowsPerSide * rigidSize]float64 {
+	return (*[RowsPerSide * rigidSize]float64)(s[i : i+RowsPerSide*rigidSize])
+}
 
 // dot6 is dot for a rigid body's six DoFs, unrolled, summing in dot's order.
 func dot6(a, b *[rigidSize]float64) float64 {

@@ -59,10 +59,10 @@ func (s *Solver) acceptWarmStart(p *Problem, res *Result, start time.Time) bool 
 				b += c.E * dot(jn, p.QdotT[bl.Offset:bl.Offset+sz])
 			}
 			if sz == rigidSize {
-				r := (*[RowsPerSide * rigidSize]float64)(p.rows[row:])
-				nq += dot6((*[rigidSize]float64)(r[:]), (*[rigidSize]float64)(p.QdotP[bl.Offset:]))
+				r := rows6(p.rows, row)
+				nq += dot6((*[rigidSize]float64)(r[:]), block6(p.QdotP, bl.Offset))
 				if a != 0 || f1 != 0 || f2 != 0 {
-					combine6(a, f1, f2, r, (*[rigidSize]float64)(imp[bl.Offset:]))
+					combine6(a, f1, f2, r, block6(imp, bl.Offset))
 				}
 				continue
 			}
@@ -87,11 +87,9 @@ func (s *Solver) acceptWarmStart(p *Problem, res *Result, start time.Time) bool 
 		sz := bl.Size
 		minv := p.minv[bl.minv : bl.minv+sz*sz]
 		if sz == rigidSize {
-			x := (*[rigidSize]float64)(imp[bl.Offset:])
-			y := (*[rigidSize]float64)(v[bl.Offset:])
-			q := (*[rigidSize]float64)(p.QdotP[bl.Offset:])
+			x, y, q := block6(imp, bl.Offset), block6(v, bl.Offset), block6(p.QdotP, bl.Offset)
 			for i := range y {
-				y[i] = q[i] + dot6((*[rigidSize]float64)(minv[i*rigidSize:]), x)
+				y[i] = q[i] + dot6(block6(minv, i*rigidSize), x)
 			}
 			continue
 		}
@@ -115,8 +113,8 @@ func (s *Solver) acceptWarmStart(p *Problem, res *Result, start time.Time) bool 
 			bl := p.blocks[body]
 			sz := bl.Size
 			if sz == rigidSize {
-				r := (*[RowsPerSide * rigidSize]float64)(p.rows[row:])
-				x := (*[rigidSize]float64)(v[bl.Offset:])
+				r := rows6(p.rows, row)
+				x := block6(v, bl.Offset)
 				w += dot6((*[rigidSize]float64)(r[:]), x)
 				s1 += dot6((*[rigidSize]float64)(r[rigidSize:]), x)
 				s2 += dot6((*[rigidSize]float64)(r[2*rigidSize:]), x)
