@@ -1,5 +1,7 @@
 package solver
 
+import "math"
+
 // operator is the compiled, matrix-free form of a Problem used by every solver: for each contact
 // side the Jacobian rows J (n, t₁, t₂ restricted to the body block) and W = M⁻¹Jᵀ, and each
 // contact's 3×3 Delassus diagonal block G_k = Σ_sides J M⁻¹ Jᵀ. A velocity v = q̇ᴾ + M⁻¹Σ_k J_kᵀλ_k
@@ -14,6 +16,8 @@ type operator struct {
 	bEff    []float64 // b_k + e_k n_kᵀq̇ᵗ (paper footnote 4)
 	mu      []float64
 	qdotP   []float64
+	// scale is the problem's velocity scale max(1, max_k |n_kᵀq̇ᴾ + b_k|) (b_k with restitution).
+	scale float64
 	// The nonzero entries of M⁻¹, row by row: row i (a DoF) holds the block-local columns
 	// nzCol[nzStart[i]:nzStart[i+1]] with values nzVal. A rigid body's block does not couple its
 	// linear and angular parts, so W = M⁻¹Jᵀ skips two thirds of a dense product.
@@ -40,12 +44,13 @@ func (o *operator) compile(p *Problem) {
 	o.bEff = growF(o.bEff, m)
 	o.mu = growF(o.mu, m)
 	o.qdotP = p.QdotP
+	o.scale = 1
 	o.compileInvMass(p)
 	for k := range p.contacts {
 		c := &p.contacts[k]
 		o.mu[k] = c.Mu
 		var g [6]float64
-		bEff := c.B
+		bEff, nq := c.B, 0.0
 		for s := 0; s < 2; s++ {
 			body, row := c.side(s)
 			if body < 0 {
@@ -62,6 +67,7 @@ func (o *operator) compile(p *Problem) {
 			w1 := o.w[row+n : row+2*n]
 			w2 := o.w[row+2*n : row+3*n]
 			if o.rigid[body] {
+				nq += dot6(block6(p.rows, row), block6(p.QdotP, bl.Offset))
 				o.compileRigidSide((*[rigidSize * rigidSize]float64)(p.minv[bl.minv:bl.minv+rigidSize*rigidSize]), rows6(p.rows, row), rows6(o.w, row), &g)
 				if c.E > 0 {
 					bEff += c.E * dot(jn, p.QdotT[bl.Offset:bl.Offset+n])
@@ -84,12 +90,14 @@ func (o *operator) compile(p *Problem) {
 			g[3] += dot(j1, w1)
 			g[4] += dot(j1, w2)
 			g[5] += dot(j2, w2)
+			nq += dot(jn, p.QdotP[bl.Offset:bl.Offset+n])
 			if c.E > 0 {
 				bEff += c.E * dot(jn, p.QdotT[bl.Offset:bl.Offset+n])
 			}
 		}
 		copy(o.g[6*k:6*k+6], g[:])
 		o.bEff[k] = bEff
+		o.scale = max(o.scale, math.Abs(nq+bEff))
 	}
 }
 

@@ -402,13 +402,8 @@ func (s *Solver) prepare(p *Problem) {
 	s.icContact.invalidate()
 	s.icFriction.invalidate()
 	s.warmStart(p)
-	// velocity scale: max(1, max_k |n_kᵀq̇ᴾ + b_k|)
-	sc := 1.0
-	for k := 0; k < m; k++ {
-		sc = max(sc, math.Abs(s.op.rowDot(k, 0, s.op.qdotP)+s.op.bEff[k]))
-	}
-	s.scale = sc
-	s.st = Stats{Method: s.opts.Method, Contacts: m, Scale: sc}
+	s.scale = s.op.scale
+	s.st = Stats{Method: s.opts.Method, Contacts: m, Scale: s.scale}
 }
 
 // warmStart sets (s.alpha, s.f) to p's warm start.
