@@ -44,6 +44,10 @@ type delassusIC struct {
 	scatter              []float64 // the row of L being formed, dense; zero between rows
 	mark                 []int     // unknown → 1 + the last row whose pattern holds it
 	y                    []float64 // triangular-solve scratch
+	// at[u] is unknown u's index in the vectors solve reads and writes, stride·k + r − base for
+	// member k's row r, for the layout (atStride, atBase) it was last listed for; atStride 0: none.
+	at               []int
+	atStride, atBase int
 }
 
 // icMember is one contact of the factored set and its rows lo ≤ r < hi (0 normal, 1 and 2
@@ -148,6 +152,7 @@ func (f *delassusIC) build(o *operator) bool {
 	f.mark = growI(f.mark, nu)
 	clear(f.mark)
 	f.y = growF(f.y, nu)
+	f.atStride = 0
 	for i := range f.members {
 		mi := f.members[i]
 		for r := mi.lo; r < mi.hi; r++ {
@@ -156,22 +161,27 @@ func (f *delassusIC) build(o *operator) bool {
 			f.appendPattern(o, i, r, u)
 			row := f.start[u]
 			// Up-looking factorisation: L_uv = (A_uv − Σ_{w<v} L_uw L_vw) / L_vv over the
-			// pattern, with row u kept dense in scatter while it is formed.
-			for e := row; e < len(f.col); e++ {
-				v := f.col[e]
-				s := f.val[e]
-				for q := f.start[v]; q < f.start[v+1]; q++ {
-					s -= f.val[q] * f.scatter[f.col[q]]
+			// pattern, with row u kept dense in scatter while it is formed. (Locals: the loops
+			// then load nothing through f.)
+			col, val, start, scatter, diag := f.col, f.val, f.start, f.scatter, f.diag
+			for e := row; e < len(col); e++ {
+				v := col[e]
+				s := val[e]
+				cs := col[start[v]:start[v+1]]
+				vs := val[start[v]:start[v+1]]
+				vs = vs[:len(cs)]
+				for q, c := range cs {
+					s -= vs[q] * scatter[c]
 				}
-				l := s / f.diag[v]
-				f.val[e] = l
-				f.scatter[v] = l
+				l := s / diag[v]
+				val[e] = l
+				scatter[v] = l
 			}
 			a := o.g[6*mi.k+diagEntry(r)]
 			d := a * (1 + icShift)
-			for e := row; e < len(f.col); e++ {
-				d -= f.val[e] * f.val[e]
-				f.scatter[f.col[e]] = 0
+			for e := row; e < len(col); e++ {
+				d -= val[e] * val[e]
+				scatter[col[e]] = 0
 			}
 			// A redundant row's exact pivot is at least about ε·A_uu. Below half of that the
 			// dropped fill has broken the factorisation down; the row then falls back to its
@@ -291,27 +301,38 @@ func sortByCol(col []int, val []float64) {
 // solve sets z = (L Lᵀ)⁻¹ r on the set's unknowns. Both are laid out per contact with stride
 // entries from row base on: unknown (k, row) is at index stride·k + row − base.
 func (f *delassusIC) solve(r, z []float64, stride, base int) {
-	y := f.y
-	for _, mb := range f.members {
-		for row := mb.lo; row < mb.hi; row++ {
-			u := mb.first + row - mb.lo
-			s := r[stride*mb.k+row-base]
-			for e := f.start[u]; e < f.start[u+1]; e++ {
-				s -= f.val[e] * y[f.col[e]]
+	nu := f.nu
+	if f.atStride != stride || f.atBase != base {
+		f.at = growI(f.at, nu)
+		for _, mb := range f.members {
+			for row := mb.lo; row < mb.hi; row++ {
+				f.at[mb.first+row-mb.lo] = stride*mb.k + row - base
 			}
-			y[u] = s / f.diag[u]
 		}
+		f.atStride, f.atBase = stride, base
 	}
-	for u := f.nu - 1; u >= 0; u-- {
-		y[u] /= f.diag[u]
+	y, at, start, col, val, diag := f.y[:nu], f.at[:nu], f.start[:nu+1], f.col, f.val, f.diag[:nu]
+	for u := range y {
+		s := r[at[u]]
+		cs := col[start[u]:start[u+1]]
+		vs := val[start[u]:start[u+1]]
+		vs = vs[:len(cs)]
+		for e, c := range cs {
+			s -= vs[e] * y[c]
+		}
+		y[u] = s / diag[u]
+	}
+	for u := nu - 1; u >= 0; u-- {
+		y[u] /= diag[u]
 		yu := y[u]
-		for e := f.start[u]; e < f.start[u+1]; e++ {
-			y[f.col[e]] -= f.val[e] * yu
+		cs := col[start[u]:start[u+1]]
+		vs := val[start[u]:start[u+1]]
+		vs = vs[:len(cs)]
+		for e, c := range cs {
+			y[c] -= vs[e] * yu
 		}
 	}
-	for _, mb := range f.members {
-		for row := mb.lo; row < mb.hi; row++ {
-			z[stride*mb.k+row-base] = y[mb.first+row-mb.lo]
-		}
+	for u, i := range at {
+		z[i] = y[u]
 	}
 }
