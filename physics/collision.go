@@ -2,6 +2,7 @@ package physics
 
 import (
 	"fmt"
+	"math"
 
 	"github.com/go-gl/mathgl/mgl64"
 	"github.com/stagger-physics/stagger/collide"
@@ -19,6 +20,9 @@ type collisionBody struct {
 	material [2]float64 // friction, restitution
 	// sweep bounds how far any point of the body can move over the step, m.
 	sweep float64
+	// reach bounds the distance of the shape's points from the body's origin, m (from the
+	// shape's bounds; huge for a half-space).
+	reach float64
 	// still: the body cannot move this step unless its island wakes — a static body, a
 	// kinematic one at rest that the game has not moved, or a dynamic one asleep. A pair of still
 	// bodies keeps last step's manifold.
@@ -44,6 +48,11 @@ type pairState struct {
 	// manifold's points after the last solve.
 	alpha    [collide.MaxManifoldPoints]float64
 	friction [collide.MaxManifoldPoints]mgl64.Vec3
+	// poseA, poseB and look are the bodies' poses and the look-ahead distance the manifold was
+	// computed with (see narrowPhase.collide, which keeps it while the bodies stay within
+	// manifoldReuseDistance of these poses).
+	poseA, poseB collide.Pose
+	look         float64
 }
 
 // collisionWorld finds the step's contacts: a broad phase over every collider, then the narrow
@@ -108,9 +117,13 @@ func (c *collisionWorld) addBody(e ecs.Entity, b *RigidBody, shape collide.Shape
 	}
 	c.proxies[id].seen = c.step
 	c.proxies[id].body = len(c.bodies)
+	var far mgl64.Vec3
+	for i := 0; i < 3; i++ {
+		far[i] = max(math.Abs(bounds.Max[i]-pose.Position[i]), math.Abs(bounds.Min[i]-pose.Position[i]))
+	}
 	c.bodies = append(c.bodies, collisionBody{
 		entity: e, body: b, shape: shape, pose: pose, model: model, proxy: id,
-		material: [2]float64{b.Friction, b.Restitution}, sweep: sweep, still: still,
+		material: [2]float64{b.Friction, b.Restitution}, sweep: sweep, reach: far.Len(), still: still,
 	})
 	return nil
 }

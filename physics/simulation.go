@@ -120,6 +120,7 @@ func (s *Simulation) Step(h float64, tick uint64) error {
 		Fallbacks:   cst.fallbacks,
 		Sleeping:    sleeping,
 		MinGap:      cst.minGap,
+		KeptPairs:   s.collision.narrow.kept,
 		NonFinite:   nonFinite,
 		Elapsed:     time.Since(start),
 	}
