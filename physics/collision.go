@@ -48,11 +48,12 @@ type pairState struct {
 	// manifold's points after the last solve.
 	alpha    [collide.MaxManifoldPoints]float64
 	friction [collide.MaxManifoldPoints]mgl64.Vec3
-	// poseA, poseB and look are the bodies' poses and the look-ahead distance the manifold was
-	// computed with (see narrowPhase.collide, which keeps it while the bodies stay within
-	// manifoldReuseDistance of these poses).
-	poseA, poseB collide.Pose
-	look         float64
+	// poseA, poseB, shapeA, shapeB and look are the bodies' poses and shapes and the look-ahead
+	// distance the manifold was computed with (see narrowPhase.collide, which keeps it while the
+	// shapes are the same and the bodies stay within manifoldReuseDistance of these poses).
+	poseA, poseB   collide.Pose
+	shapeA, shapeB collide.Shape
+	look           float64
 }
 
 // collisionWorld finds the step's contacts: a broad phase over every collider, then the narrow

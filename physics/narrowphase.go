@@ -2,6 +2,7 @@ package physics
 
 import (
 	"fmt"
+	"reflect"
 	"sync/atomic"
 
 	"github.com/stagger-physics/stagger/collide"
@@ -98,10 +99,12 @@ func (np *narrowPhase) collide(jb *narrowJob) {
 	if jb.prev >= 0 {
 		prev = &c.spare[jb.prev]
 		prevManifold = &prev.manifold
-		if look <= prev.look+manifoldReuseDistance && poseNear(prev.poseA, a.pose, a.reach) && poseNear(prev.poseB, b.pose, b.reach) {
+		if look <= prev.look+manifoldReuseDistance && sameShape(prev.shapeA, a.shape) && sameShape(prev.shapeB, b.shape) &&
+			poseNear(prev.poseA, a.pose, a.reach) && poseNear(prev.poseB, b.pose, b.reach) {
 			// Neither body has moved measurably since the manifold was computed, and it looked
 			// at least as far: keep it, with its poses, so that drift cannot accumulate.
 			st.manifold, st.poseA, st.poseB, st.look = prev.manifold, prev.poseA, prev.poseB, prev.look
+			st.shapeA, st.shapeB = prev.shapeA, prev.shapeB
 			st.alpha, st.friction = prev.alpha, prev.friction
 			jb.hit, jb.reused = true, true
 			return
@@ -109,9 +112,17 @@ func (np *narrowPhase) collide(jb *narrowJob) {
 	}
 	jb.hit, jb.err = collide.Collide(a.shape, a.pose, b.shape, b.pose, look, prevManifold, &st.manifold)
 	st.poseA, st.poseB, st.look = a.pose, b.pose, look
+	st.shapeA, st.shapeB = a.shape, b.shape
 	if jb.hit && jb.err == nil && prev != nil {
 		st.inheritImpulses(prev)
 	}
+}
+
+// sameShape reports whether x and y are the same shape value. Shapes are read-only by convention
+// (a game changes one by replacing Collider.Shape); a shape whose type cannot be compared counts as
+// changed.
+func sameShape(x, y collide.Shape) bool {
+	return x != nil && reflect.TypeOf(x).Comparable() && x == y
 }
 
 // poseNear reports whether moving a body from pose p to pose q moves none of its points within

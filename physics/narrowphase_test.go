@@ -26,8 +26,8 @@ func restingCubeApp(t *testing.T) (*ecs.App, ecs.Entity, *Simulation) {
 	return app, e, sim
 }
 
-// A resting pair keeps its manifold; a pair whose body the game moves, or that slides, computes
-// it again.
+// A resting pair keeps its manifold; a pair whose body the game moves or gives another shape, or
+// that slides, computes it again.
 func TestRestingPairKeepsManifold(t *testing.T) {
 	app, e, sim := restingCubeApp(t)
 	kept := 0
@@ -52,6 +52,21 @@ func TestRestingPairKeepsManifold(t *testing.T) {
 	}
 	if st := sim.Stats(); st.KeptPairs != 0 || math.Abs(st.MinGap-0.002) > 1e-6 {
 		t.Errorf("lifted cube: kept %d pairs, min gap %v, want 0 and 0.002", st.KeptPairs, st.MinGap)
+	}
+
+	// Given a larger shape in place: computed again (the cube now reaches 1 cm into the ground).
+	app, e, sim = restingCubeApp(t)
+	big, err := collide.NewBox(mgl64.Vec3{0.51, 0.51, 0.51})
+	if err != nil {
+		t.Fatal(err)
+	}
+	col, _ := ecs.Get[Collider](app.World, e)
+	col.Shape = big
+	if err := app.StepFixed(); err != nil {
+		t.Fatal(err)
+	}
+	if st := sim.Stats(); st.KeptPairs != 0 || math.Abs(st.MinGap+0.01) > 1e-6 {
+		t.Errorf("replaced shape: kept %d pairs, min gap %v, want 0 and −0.01", st.KeptPairs, st.MinGap)
 	}
 
 	// Sliding at 1 m/s: never kept.
