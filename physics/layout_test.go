@@ -22,28 +22,24 @@ type modalBody struct {
 func (m *modalBody) DoFs() int { return rigidDoFs + len(m.modes) }
 
 func (m *modalBody) MassBlock(dst []float64) {
-	n := m.DoFs()
-	clear(dst)
-	frame := make([]float64, rigidDoFs*rigidDoFs)
-	m.rigid.MassBlock(frame)
-	for i := 0; i < rigidDoFs; i++ {
-		copy(dst[i*n:i*n+rigidDoFs], frame[i*rigidDoFs:(i+1)*rigidDoFs])
-	}
-	for k, mk := range m.masses {
-		dst[(rigidDoFs+k)*n+rigidDoFs+k] = mk
-	}
+	m.blockDiag(dst, m.rigid.MassBlock, func(mk float64) float64 { return mk })
 }
 
 func (m *modalBody) InverseMassBlock(dst []float64) {
+	m.blockDiag(dst, m.rigid.InverseMassBlock, func(mk float64) float64 { return 1 / mk })
+}
+
+// blockDiag writes diag(frame block, modal(m_k)...) into dst, n×n with n = DoFs().
+func (m *modalBody) blockDiag(dst []float64, frameBlock func([]float64), modal func(float64) float64) {
 	n := m.DoFs()
 	clear(dst)
 	frame := make([]float64, rigidDoFs*rigidDoFs)
-	m.rigid.InverseMassBlock(frame)
+	frameBlock(frame)
 	for i := 0; i < rigidDoFs; i++ {
 		copy(dst[i*n:i*n+rigidDoFs], frame[i*rigidDoFs:(i+1)*rigidDoFs])
 	}
 	for k, mk := range m.masses {
-		dst[(rigidDoFs+k)*n+rigidDoFs+k] = 1 / mk
+		dst[(rigidDoFs+k)*n+rigidDoFs+k] = modal(mk)
 	}
 }
 
