@@ -22,14 +22,15 @@ import (
 const jointRounds = 16
 
 // jointStick builds the candidate from the current (s.alpha, f) and, if it is feasible, writes it
-// into s.alpha and x and reports true.
+// into s.alpha and x and reports true. It builds none when no loaded contact sticks: the candidate
+// would then be a contact projection under the held friction, which the loop runs anyway.
 func (s *Solver) jointStick(f, x []float64) bool {
 	op := &s.op
 	m := op.m
 	ja, jf, mask := s.ja, s.jf, s.jmask
 	copy(ja, s.alpha)
 	copy(jf, f)
-	free := 0
+	sticking := 0
 	for k := 0; k < m; k++ {
 		mask[k] = 0
 		if ja[k] <= 0 || !(op.g[6*k] > 0) {
@@ -39,10 +40,10 @@ func (s *Solver) jointStick(f, x []float64) bool {
 		rad := op.mu[k] * ja[k]
 		if rad > 0 && s.gauge(jf[2*k], jf[2*k+1]) < rad*(1-1e-6) {
 			mask[k] = 3
+			sticking++
 		}
-		free++
 	}
-	if free == 0 {
+	if sticking == 0 {
 		return false
 	}
 	v := s.v

@@ -108,6 +108,15 @@ type Options struct {
 	// in the solver (the paper's loop: it moves converged answers, and a sliding tower's next
 	// warm step then takes 11 subsequences instead of 10); the physics pipeline turns it on.
 	Settle bool
+	// Sharpen runs the staggered loop on after an iterate meets ε while every loaded contact
+	// slides, for as long as rel_err keeps falling, until the update is a fixed point to working
+	// accuracy (no velocity moved by more than FrictionTol·scale) or MaxIters. With every contact
+	// sliding the fixed-point map is nearly affine and the Anderson-accelerated loop reaches that
+	// in a few more subsequences, whereas an ε-converged answer leaves up to ε of the friction
+	// impulse misdirected, which shows as a sliding box spinning about its normal and travelling a
+	// few parts in a million further than Coulomb's law lets it (the incline scene, BENCHMARKS.md).
+	// Off by default in the solver (the paper's loop); the physics pipeline turns it on.
+	Sharpen bool
 	// SkipWarmCheck turns off the check that returns a warm start which already satisfies both
 	// projections' optimality conditions as the answer, without projecting (warmcheck.go). The
 	// check makes a converged warm start nearly free (paper §6.4). The physics pipeline turns it

@@ -67,6 +67,7 @@ func (s *Solver) solveSP(p *Problem, start time.Time) {
 	polishing, polishRel, jointBefore := false, 0.0, false
 	joint := s.opts.Joint && !s.noJoint
 	var lastIter, lastContact time.Duration
+	sharpenRel := math.Inf(1) // rel_err of the last iterate that met ε and was sharpened
 	for i := 1; i <= s.opts.MaxIters; i++ {
 		itStart := time.Now()
 		ft := ftol
@@ -134,6 +135,11 @@ func (s *Solver) solveSP(p *Problem, start time.Time) {
 			s.st.JointAccepted = true
 			s.aa.reset(s.opts.Anderson, 2*m, op.ndof)
 			continue
+		}
+		if converged && s.opts.Sharpen && relErr > 0 && relErr < sharpenRel && i < s.opts.MaxIters && s.allSliding(g) {
+			// Met ε with every loaded contact sliding: run on while rel_err keeps falling (Options.Sharpen).
+			sharpenRel = relErr
+			converged = false
 		}
 		if converged {
 			s.st.Converged = true
@@ -220,4 +226,20 @@ func (s *Solver) measure(x, g []float64, ftol float64) (res, rr, xx, rmax, relEr
 		relErr = math.Inf(1)
 	}
 	return res, rr, xx, rmax, relErr
+}
+
+// allSliding reports whether every loaded contact's friction f lies on the rim of its set (to the
+// joint sticking solve's margin): the island slides, and the fixed-point map is nearly affine.
+func (s *Solver) allSliding(f []float64) bool {
+	op := &s.op
+	for k := 0; k < op.m; k++ {
+		a := s.alpha[k]
+		if a <= 0 || !(op.g[6*k] > 0) {
+			continue
+		}
+		if s.gauge(f[2*k], f[2*k+1]) < op.mu[k]*a*(1-1e-6) {
+			return false
+		}
+	}
+	return true
 }

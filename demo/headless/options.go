@@ -32,9 +32,9 @@ type Options struct {
 	Sleep bool
 	// Cold solves every step from zero impulses (physics.Config.ColdStart).
 	Cold bool
-	// Joint turns on the staggered solve's joint sticking solve and the settling of converged
-	// friction (solver.Options.Joint and Settle), as physics.DefaultConfig does; -joint=false
-	// runs the paper's plain loop.
+	// Joint turns on the staggered solve's joint sticking solve, the settling of converged friction
+	// and the sharpening of sliding islands (solver.Options.Joint, Settle and Sharpen), as
+	// physics.DefaultConfig does; -joint=false runs the paper's plain loop.
 	Joint bool
 	JSON  bool
 }
@@ -79,7 +79,7 @@ func (o *Options) Register(fs *flag.FlagSet) {
 	fs.IntVar(&o.Iters, "iters", o.Iters, "maximum staggered iterations per solve")
 	fs.IntVar(&o.Workers, "workers", o.Workers, "island solver workers")
 	fs.BoolVar(&o.Sleep, "sleep", o.Sleep, "let resting islands sleep")
-	fs.BoolVar(&o.Joint, "joint", o.Joint, "sp: the joint sticking solve and the settling of converged friction (false: the paper's plain loop)")
+	fs.BoolVar(&o.Joint, "joint", o.Joint, "sp: the joint sticking solve, the settling of converged friction and the sharpening of sliding islands (false: the paper's plain loop)")
 	fs.BoolVar(&o.Cold, "cold", o.Cold, "solve every step from zero impulses (no warm start)")
 	fs.BoolVar(&o.JSON, "json", o.JSON, "print one JSON object with the results on stdout")
 }
@@ -181,7 +181,7 @@ func (o Options) PhysicsConfig() physics.Config {
 
 // SolverOptions returns the contact solver's options: -solver, -friction, -eps and -iters.
 func (o Options) SolverOptions() solver.Options {
-	opts := solver.Options{Method: o.Solver, Friction: solver.Disc, Epsilon: o.Eps, MaxIters: o.Iters, Joint: o.Joint, Settle: o.Joint, SkipWarmCheck: true}
+	opts := solver.Options{Method: o.Solver, Friction: solver.Disc, Epsilon: o.Eps, MaxIters: o.Iters, Joint: o.Joint, Settle: o.Joint, Sharpen: o.Joint, SkipWarmCheck: true}
 	if o.Friction == "pyramid" {
 		opts.Friction = solver.Pyramid
 	}

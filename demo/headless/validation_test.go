@@ -68,14 +68,19 @@ func TestValidationInclineSticks(t *testing.T) {
 	}
 }
 
-// TestValidationInclineSlides: at 45° with μ = 0.8 the cube slides with a = g(sin θ − μ cos θ).
-// Semi-implicit Euler covers (1 + h/t) times ½ a t² from rest, so the run must match that to 0.1 %.
+// TestValidationInclineSlides: above tan θ = μ the cube slides with a = g(sin θ − μ cos θ).
+// Semi-implicit Euler covers exactly (1 + h/t) times ½ a t² from rest, so with exact friction the
+// run matches that to round-off; an ε-converged friction impulse that leaves the cube spinning
+// about the plane's normal (as the joint sticking candidate did on sliding contacts, BENCHMARKS.md)
+// would make it slide a few parts in a million further.
 func TestValidationInclineSlides(t *testing.T) {
 	const dt, seconds = 0.01, 1.0
-	res := runScene(t, "-scene", "incline", "-n", "45", "-mu", "0.8", "-seconds", "1", "-dt", "0.01")
-	want := res.SlideExpected * (1 + dt/seconds)
-	if res.SlideExpected < 0.69 || math.Abs(res.Slide-want) > 1e-3*want {
-		t.Errorf("incline 45°: slide %.5f m; Coulomb %.5f m, %.5f m for the discrete scheme", res.Slide, res.SlideExpected, want)
+	for _, c := range []struct{ deg, mu string }{{"45", "0.8"}, {"40", "0.6"}, {"60", "0.3"}} {
+		res := runScene(t, "-scene", "incline", "-n", c.deg, "-mu", c.mu, "-seconds", "1", "-dt", "0.01")
+		want := res.SlideExpected * (1 + dt/seconds)
+		if res.SlideExpected < 0.1 || math.Abs(res.Slide-want) > 1e-12*want {
+			t.Errorf("incline %s° μ %s: slide %.15f m; Coulomb %.15f m, %.15f m for the discrete scheme", c.deg, c.mu, res.Slide, res.SlideExpected, want)
+		}
 	}
 }
 
