@@ -28,11 +28,13 @@ const (
 // sweeps, or at the deadline (zero: none). Like PGS-SM for the contact projection, sweeps alternate
 // with a subspace solve: the contacts strictly inside their friction set (sticking) are solved
 // jointly by block-Jacobi-preconditioned CG with the others held, then clipped back into their
-// sets. On return s.v = q̇ᴾ + M⁻¹(Nα + f). It returns the sweeps done.
+// sets. On return s.v = q̇ᴾ + M⁻¹(Nα + f), and s.frictionCut tells whether the deadline stopped it
+// before tol was met. It returns the sweeps done.
 func (s *Solver) projectFriction(f []float64, tol float64, maxSweeps int, deadline time.Time) int {
 	op := &s.op
 	op.velocity(s.alpha, f, s.v)
 	s.fdeadline = deadline
+	s.frictionCut = false
 	sweeps := 0
 	cgStart := s.st.FrictionCG
 	subspace := true
@@ -52,11 +54,13 @@ func (s *Solver) projectFriction(f []float64, tol float64, maxSweeps int, deadli
 			if worst <= tol {
 				return sweeps
 			}
-			if i%16 == 15 && !deadline.IsZero() && time.Now().After(deadline) {
+			if !deadline.IsZero() && time.Now().After(deadline) {
+				s.frictionCut = true
 				return sweeps
 			}
 		}
 		if !deadline.IsZero() && time.Now().After(deadline) {
+			s.frictionCut = true
 			break
 		}
 		if subspace && !s.frictionSubspaceStep(f, tol) {
@@ -199,7 +203,11 @@ func (s *Solver) frictionSubspace(f []float64, tol float64) bool {
 	for it := 0; it < maxIt && rmax > target; it++ {
 		if it == icStart {
 			// Block-Jacobi scaling is converging slowly: restart from here preconditioned by
-			// the incomplete Cholesky factor of the sticking contacts' tangent rows.
+			// the incomplete Cholesky factor of the sticking contacts' tangent rows (unless the
+			// deadline has passed: factoring is the CG's largest single step).
+			if !s.fdeadline.IsZero() && time.Now().After(s.fdeadline) {
+				break
+			}
 			if rzIC, ok := ic.restart(op, act, 1, 3, r, z, p); ok {
 				rz, useIC = rzIC, true
 			}
@@ -218,7 +226,7 @@ func (s *Solver) frictionSubspace(f []float64, tol float64) bool {
 		if !(pq > 0) || !(rz > 0) {
 			break
 		}
-		if !s.fdeadline.IsZero() && it%16 == 15 && time.Now().After(s.fdeadline) {
+		if !s.fdeadline.IsZero() && time.Now().After(s.fdeadline) {
 			break
 		}
 		a := rz / pq

@@ -233,6 +233,29 @@ func TestTimeBudgetGracefulDegradation(t *testing.T) {
 	if rep := CheckContact(&p, res.Alpha, res.Friction, res.Qdot); rep.Worst > 1e-9*res.Stats.Scale {
 		t.Errorf("budget: %v", rep)
 	}
+	// Warm-started, the budget runs out inside the first friction projection. Its unfinished
+	// output is no iterate of the map: the answer is the warm start f⁰ (Algorithm 1 stopped before
+	// its first complete subsequence) with its exact contact projection, and no further contact
+	// projection is paid for.
+	full := mustSolver(t, Options{Friction: Disc})
+	if err := full.Solve(&p, &res); err != nil {
+		t.Fatal(err)
+	}
+	nextStep(&p, &res)
+	if err := s.Solve(&p, &res); err != nil {
+		t.Fatal(err)
+	}
+	if !res.Stats.BudgetHit || !res.Stats.ContactExact || res.Stats.Iterations != 1 || res.Stats.BestIter != 0 {
+		t.Errorf("warm budget: hit %v exact %v iterations %d best %d", res.Stats.BudgetHit, res.Stats.ContactExact, res.Stats.Iterations, res.Stats.BestIter)
+	}
+	for k := 0; k < p.NumContacts(); k++ {
+		if w := p.Contact(k).WarmFriction; res.Friction[2*k] != w[0] || res.Friction[2*k+1] != w[1] {
+			t.Fatalf("warm budget: contact %d friction %v, want the warm start %v", k, res.Friction[2*k:2*k+2], w)
+		}
+	}
+	if rep := CheckContact(&p, res.Alpha, res.Friction, res.Qdot); rep.Worst > 1e-9*res.Stats.Scale {
+		t.Errorf("warm budget: %v", rep)
+	}
 }
 
 // The PGS baseline returns finite impulses and approaches the exact answer on an easy problem.

@@ -73,7 +73,10 @@ type Options struct {
 	// and returns the best iterate, contact-exact (paper §7, graceful degradation). The repair that
 	// makes an unconverged answer's friction dissipative (dissipate.go) runs only while the budget
 	// lasts. The first and the final contact projections are not cut short (exactness comes
-	// first), so a budget below their cost is exceeded.
+	// first), so a budget below their cost is exceeded. The friction projection is given the
+	// budget less twice the last contact projection's time; if it is stopped there, its output is
+	// no iterate and is dropped: the answer carries the best complete iterate, or the warm start
+	// with its exact contact projection when none completed (no further projection is paid for).
 	TimeBudget time.Duration
 	// ContactSolver picks the contact projection's sub-solver (default ContactAuto).
 	ContactSolver ContactSolver
@@ -270,8 +273,10 @@ type Solver struct {
 	bestExact bool
 	// noJoint turns the joint sticking solve off for the current solve (the retry without it).
 	noJoint bool
-	// fdeadline is the current friction projection's deadline (zero: none).
-	fdeadline time.Time
+	// fdeadline is the current friction projection's deadline (zero: none); frictionCut reports
+	// that the last friction projection stopped at it before reaching its tolerance.
+	fdeadline   time.Time
+	frictionCut bool
 }
 
 // NewSolver returns a Solver with opts, after filling in defaults. It fails on an unknown method

@@ -86,6 +86,18 @@ func (s *Solver) solveSP(p *Problem, start time.Time) {
 		}
 		s.st.FrictionSweeps += s.projectFriction(g, ft, s.opts.FrictionMaxSweeps, fdl)
 		s.st.Iterations = i
+		if s.frictionCut {
+			// The budget ran out inside the friction projection: g is not an iterate of the map,
+			// and projecting contact for it would cost a full projection more. Keep the best
+			// iterate so far; in the first subsequence that is the warm start f⁰, whose α was
+			// just projected exactly.
+			if s.st.BestIter == 0 {
+				copy(s.fBest, x)
+				copy(s.alphaBest, s.alpha)
+			}
+			s.st.BudgetHit = true
+			break
+		}
 		res, rr, xx, rmax, rel := s.measure(x, g, ftol)
 		relErr = rel
 		if !isFinite(res) || !isFinite(rr) {
