@@ -67,7 +67,9 @@ func (s *Solver) solveSP(p *Problem, start time.Time) {
 	polishing, polishRel, jointBefore := false, 0.0, false
 	joint := s.opts.Joint && !s.noJoint
 	var lastIter, lastContact time.Duration
-	sharpenRel := math.Inf(1) // rel_err of the last iterate that met ε and was sharpened
+	// sharpening: an iterate met ε with every loaded contact sliding and the loop ran on
+	// (Options.Sharpen); sharpenRel is the rel_err of the last iterate that met ε, which is kept.
+	sharpening, sharpenRel := false, math.Inf(1)
 	for i := 1; i <= s.opts.MaxIters; i++ {
 		itStart := time.Now()
 		ft := ftol
@@ -129,7 +131,15 @@ func (s *Solver) solveSP(p *Problem, start time.Time) {
 			relErr = polishRel
 			break
 		}
-		if res < minRes || converged {
+		if sharpening && converged && !(relErr < sharpenRel) {
+			// Met ε again but no sharper: keep the iterate that met ε before this one.
+			s.st.Converged = true
+			relErr = sharpenRel
+			break
+		}
+		// While sharpening, the kept iterate is the last one that met ε: an iterate that misses
+		// it (Anderson's steps are not monotone) does not replace it, whatever its residual.
+		if res < minRes && !sharpening || converged {
 			minRes = res
 			copy(s.fBest, g)
 			copy(s.alphaBest, s.alpha)
@@ -150,7 +160,7 @@ func (s *Solver) solveSP(p *Problem, start time.Time) {
 		}
 		if converged && s.opts.Sharpen && relErr > 0 && relErr < sharpenRel && i < s.opts.MaxIters && s.allSliding(g) {
 			// Met ε with every loaded contact sliding: run on while rel_err keeps falling (Options.Sharpen).
-			sharpenRel = relErr
+			sharpening, sharpenRel = true, relErr
 			converged = false
 		}
 		if converged {
@@ -179,6 +189,12 @@ func (s *Solver) solveSP(p *Problem, start time.Time) {
 			s.st.BudgetHit = true
 			break
 		}
+	}
+	if sharpening && !s.st.Converged {
+		// Stopped (MaxIters, time budget, numeric failure) while sharpening: the kept iterate
+		// met ε.
+		s.st.Converged = true
+		relErr = sharpenRel
 	}
 	s.st.RelErr = relErr
 	// Lines 15–17: f^{t+1} ← f*, α^{t+1} ← P_C(−Mq̇ᴾ − f^{t+1}), warm from the kept α.
