@@ -260,11 +260,7 @@ func TestSetSolverAndContacts(t *testing.T) {
 		t.Fatal("an unknown method was accepted")
 	}
 	for _, method := range []string{"pgs", "sp"} {
-		o := sim.Config().Solver
-		o.Method = method
-		if err := sim.SetSolver(o); err != nil {
-			t.Fatal(err)
-		}
+		setMethod(t, sim, method)
 		if err := app.StepFixed(); err != nil {
 			t.Fatal(err)
 		}
@@ -280,6 +276,16 @@ func TestSetSolverAndContacts(t *testing.T) {
 	}
 }
 
+// setMethod switches sim's solver to method, keeping its other options.
+func setMethod(t *testing.T, sim *Simulation, method string) {
+	t.Helper()
+	o := sim.Config().Solver
+	o.Method = method
+	if err := sim.SetSolver(o); err != nil {
+		t.Fatal(err)
+	}
+}
+
 // TestSetSolverThenCollect drops simulations whose solver was switched (the demo does this on
 // every reset) and lets the collector run their cleanups: a replaced worker pool is stopped twice,
 // once by SetSolver and once by the cleanup, which must not panic.
@@ -290,11 +296,7 @@ func TestSetSolverThenCollect(t *testing.T) {
 		app := newTestApp(t, 0.01, cfg)
 		sim, _ := SimulationOf(app.World)
 		for _, method := range []string{"pgs", "sp"} {
-			o := sim.Config().Solver
-			o.Method = method
-			if err := sim.SetSolver(o); err != nil {
-				t.Fatal(err)
-			}
+			setMethod(t, sim, method)
 		}
 		if err := app.StepFixed(); err != nil {
 			t.Fatal(err)

@@ -28,14 +28,12 @@ const (
 // sweeps, or at the deadline (zero: none). Like PGS-SM for the contact projection, sweeps alternate
 // with a subspace solve: the contacts strictly inside their friction set (sticking) are solved
 // jointly by block-Jacobi-preconditioned CG with the others held, then clipped back into their
-// sets. On return s.v = q̇ᴾ + M⁻¹(Nα + f), and s.frictionCut tells whether the deadline stopped it
-// before tol was met. It returns the sweeps done.
-func (s *Solver) projectFriction(f []float64, tol float64, maxSweeps int, deadline time.Time) int {
+// sets. On return s.v = q̇ᴾ + M⁻¹(Nα + f). It returns the sweeps done and whether the deadline
+// stopped it before tol was met.
+func (s *Solver) projectFriction(f []float64, tol float64, maxSweeps int, deadline time.Time) (sweeps int, cut bool) {
 	op := &s.op
 	op.velocity(s.alpha, f, s.v)
 	s.fdeadline = deadline
-	s.frictionCut = false
-	sweeps := 0
 	cgStart := s.st.FrictionCG
 	subspace := true
 	for round := 0; sweeps < maxSweeps; round++ {
@@ -52,22 +50,17 @@ func (s *Solver) projectFriction(f []float64, tol float64, maxSweeps int, deadli
 			sweeps++
 			worst = s.frictionSweep(f, tol)
 			if worst <= tol {
-				return sweeps
+				return sweeps, false
 			}
 			if !deadline.IsZero() && time.Now().After(deadline) {
-				s.frictionCut = true
-				return sweeps
+				return sweeps, true
 			}
-		}
-		if !deadline.IsZero() && time.Now().After(deadline) {
-			s.frictionCut = true
-			break
 		}
 		if subspace && !s.frictionSubspaceStep(f, tol) {
 			subspace = false
 		}
 	}
-	return sweeps
+	return sweeps, false
 }
 
 // frictionSubspaceStep runs frictionSubspace and frictionClip, and keeps the result only if it

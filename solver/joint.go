@@ -21,6 +21,13 @@ import (
 // jointRounds bounds the active-set corrections of the joint sticking solve.
 const jointRounds = 16
 
+// sticks reports whether friction impulse (f1, f2) lies strictly inside contact k's set for the
+// current α, by a relative margin of 1e-6: the contact sticks rather than slides on the rim.
+func (s *Solver) sticks(k int, f1, f2 float64) bool {
+	rad := s.op.mu[k] * s.alpha[k]
+	return rad > 0 && s.gauge(f1, f2) < rad*(1-1e-6)
+}
+
 // jointStick builds the candidate from the current (s.alpha, f) and, if it is feasible, writes it
 // into s.alpha and x and reports true. It builds none when no loaded contact sticks: the candidate
 // would then be a contact projection under the held friction, which the loop runs anyway.
@@ -37,8 +44,7 @@ func (s *Solver) jointStick(f, x []float64) bool {
 			continue
 		}
 		mask[k] = 1
-		rad := op.mu[k] * ja[k]
-		if rad > 0 && s.gauge(jf[2*k], jf[2*k+1]) < rad*(1-1e-6) {
+		if s.sticks(k, jf[2*k], jf[2*k+1]) {
 			mask[k] = 3
 			sticking++
 		}

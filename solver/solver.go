@@ -273,10 +273,8 @@ type Solver struct {
 	bestExact bool
 	// noJoint turns the joint sticking solve off for the current solve (the retry without it).
 	noJoint bool
-	// fdeadline is the current friction projection's deadline (zero: none); frictionCut reports
-	// that the last friction projection stopped at it before reaching its tolerance.
-	fdeadline   time.Time
-	frictionCut bool
+	// fdeadline is the current friction projection's deadline (zero: none).
+	fdeadline time.Time
 }
 
 // NewSolver returns a Solver with opts, after filling in defaults. It fails on an unknown method

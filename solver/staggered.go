@@ -86,9 +86,10 @@ func (s *Solver) solveSP(p *Problem, start time.Time) {
 		if !deadline.IsZero() {
 			fdl = deadline.Add(-2 * lastContact)
 		}
-		s.st.FrictionSweeps += s.projectFriction(g, ft, s.opts.FrictionMaxSweeps, fdl)
+		sweeps, cut := s.projectFriction(g, ft, s.opts.FrictionMaxSweeps, fdl)
+		s.st.FrictionSweeps += sweeps
 		s.st.Iterations = i
-		if s.frictionCut {
+		if cut {
 			// The budget ran out inside the friction projection: g is not an iterate of the map,
 			// and projecting contact for it would cost a full projection more. Keep the best
 			// iterate so far; in the first subsequence that is the warm start f⁰, whose α was
@@ -110,7 +111,8 @@ func (s *Solver) solveSP(p *Problem, start time.Time) {
 			// Met ε with a loose friction projection: finish that projection to full accuracy
 			// and measure again; from here on every projection is full-accuracy.
 			tight = true
-			s.st.FrictionSweeps += s.projectFriction(g, ftol, s.opts.FrictionMaxSweeps, fdl)
+			sweeps, _ = s.projectFriction(g, ftol, s.opts.FrictionMaxSweeps, fdl)
+			s.st.FrictionSweeps += sweeps
 			res, rr, xx, rmax, relErr = s.measure(x, g, ftol)
 			if !isFinite(res) || !isFinite(rr) {
 				break
@@ -256,8 +258,8 @@ func (s *Solver) measure(x, g []float64, ftol float64) (res, rr, xx, rmax, relEr
 	return res, rr, xx, rmax, relErr
 }
 
-// allSliding reports whether every loaded contact's friction f lies on the rim of its set (to the
-// joint sticking solve's margin): the island slides, and the fixed-point map is nearly affine.
+// allSliding reports whether every loaded contact's friction f lies on the rim of its set: the
+// island slides, and the fixed-point map is nearly affine.
 func (s *Solver) allSliding(f []float64) bool {
 	op := &s.op
 	for k := 0; k < op.m; k++ {
@@ -265,7 +267,7 @@ func (s *Solver) allSliding(f []float64) bool {
 		if a <= 0 || !(op.g[6*k] > 0) {
 			continue
 		}
-		if s.gauge(f[2*k], f[2*k+1]) < op.mu[k]*a*(1-1e-6) {
+		if s.sticks(k, f[2*k], f[2*k+1]) {
 			return false
 		}
 	}
