@@ -1,6 +1,9 @@
 package solver
 
-import "math"
+import (
+	"math"
+	"time"
+)
 
 // Contact projection P_C (paper eq. 25, DESIGN.md): given the friction impulse f, find α ≥ 0 with
 //
@@ -12,6 +15,11 @@ import "math"
 // contacts — but the system is consistent, and CG converges on it without regularisation),
 // negative impulses are clipped and the reduced set re-solved, and the loop repeats until the
 // LCP's natural residual max_k |min(A_kk α_k, w_k)| is within tolerance.
+
+// nullDirection: a CG direction p with pᵀAp < nullDirection · pᵀdiag(A)p lies in A's null space
+// (redundant contacts). The smallest such ratio of a consistent solve in the benchmark scenes is
+// 3.5e-4 (the tower's softest mode); an inconsistent active set gave 3e-31.
+const nullDirection = 1e-10
 
 const (
 	contactRounds   = 40 // PGS-SM rounds before falling back
@@ -109,10 +117,16 @@ func (s *Solver) pgssmContact(f []float64, tol float64, cgBudget int) bool {
 				return true
 			}
 		}
+		prevStart := 0.0
 		for pass := 0; pass < contactReSolves; pass++ {
-			if !s.subspaceCG(v, tol) {
+			ran, start := s.subspaceCG(v, tol)
+			if !ran {
 				break
 			}
+			if pass > 0 && start > icNullMove*prevStart {
+				s.icContact.widen()
+			}
+			prevStart = start
 			// Clip negative impulses and re-solve on the reduced set.
 			clipped := false
 			for k := 0; k < m; k++ {
@@ -184,9 +198,11 @@ func (s *Solver) contactSweep(v []float64) {
 	}
 }
 
-// subspaceCG solves w_F = 0 on the active set F = {k : α_k > 0} by Jacobi-preconditioned CG,
-// moving α_F (possibly negative) and v. It reports whether any contact was active.
-func (s *Solver) subspaceCG(v []float64, tol float64) bool {
+// subspaceCG solves w_F = 0 on the active set F = {k : α_k > 0} by CG, Jacobi-preconditioned
+// until the incomplete Cholesky factor is due (delassusIC.due), moving α_F (possibly negative) and
+// v. It stops early when the residual diverges (inconsistent rows). It reports whether any
+// contact was active and the max-norm residual it started from.
+func (s *Solver) subspaceCG(v []float64, tol float64) (bool, float64) {
 	op := &s.op
 	alpha := s.alpha
 	act := s.active[:0]
@@ -196,7 +212,7 @@ func (s *Solver) subspaceCG(v []float64, tol float64) bool {
 		}
 	}
 	if len(act) == 0 {
-		return false
+		return false, 0
 	}
 	r, z, p, q, u := s.r, s.z, s.p, s.q, s.u
 	rz := 0.0
@@ -211,28 +227,46 @@ func (s *Solver) subspaceCG(v []float64, tol float64) bool {
 	}
 	maxIt := 4*len(act) + 50
 	target := 0.1 * tol
-	useIC := false
+	useIC, triedIC := false, false
 	ic := &s.icContact
-	icStart := ic.firstIteration()
+	rmax0 := rmax
+	best := rmax
 	for it := 0; it < maxIt && rmax > target; it++ {
-		if it == icStart {
+		if rmax > icDiverged*best {
+			// The residual has grown far past its best: CG is driving α along a near null space
+			// of inconsistent rows, and round-off feeds back. Stop and widen the shift.
+			ic.widen()
+			break
+		}
+		best = min(best, rmax)
+		if !triedIC && ic.due(it, rmax0, best, target) {
+			triedIC = true
 			// Jacobi scaling is converging slowly: restart from here preconditioned by the
 			// incomplete Cholesky factor of A_FF + ε diag(A_FF).
-			if rzIC, ok := ic.restart(op, act, 0, 1, r, z, p); ok {
+			if rzIC, ok := ic.restart(op, &s.coupling, act, 0, 1, r, z, p, time.Time{}); ok {
 				rz, useIC = rzIC, true
+				best = rmax
 			}
 		}
 		clear(u)
 		for _, k := range act {
 			op.addW(k, 0, p[k], u)
 		}
-		pq := 0.0
+		pq, pd := 0.0, 0.0
 		for _, k := range act {
 			q[k] = op.rowDot(k, 0, u)
 			pq += p[k] * q[k]
+			pd += op.g[6*k] * p[k] * p[k]
 		}
 		s.st.ContactCG++
 		if !(pq > 0) {
+			break
+		}
+		if pq < nullDirection*pd {
+			// p lies in A's null space (redundant contacts) while the residual does not: the
+			// active rows are inconsistent, and the step would be unbounded. Stop, widen the
+			// shift, and leave the set to clipping and the sweeps.
+			ic.widen()
 			break
 		}
 		a := rz / pq
@@ -265,5 +299,5 @@ func (s *Solver) subspaceCG(v []float64, tol float64) bool {
 			p[k] = z[k] + beta*p[k]
 		}
 	}
-	return true
+	return true, rmax0
 }

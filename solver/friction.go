@@ -190,18 +190,20 @@ func (s *Solver) frictionSubspace(f []float64, tol float64) bool {
 	}
 	maxIt := 4*len(act) + 50
 	target := 0.1 * tol
-	useIC := false
+	useIC, triedIC := false, false
 	ic := &s.icFriction
-	icStart := ic.firstIteration()
+	rmax0, best := rmax, rmax
 	for it := 0; it < maxIt && rmax > target; it++ {
-		if it == icStart {
+		best = min(best, rmax)
+		if !triedIC && ic.due(it, rmax0, best, target) {
+			triedIC = true
 			// Block-Jacobi scaling is converging slowly: restart from here preconditioned by
 			// the incomplete Cholesky factor of the sticking contacts' tangent rows (unless the
 			// deadline has passed: factoring is the CG's largest single step).
 			if !s.fdeadline.IsZero() && time.Now().After(s.fdeadline) {
 				break
 			}
-			if rzIC, ok := ic.restart(op, act, 1, 3, r, z, p); ok {
+			if rzIC, ok := ic.restart(op, &s.coupling, act, 1, 3, r, z, p, s.fdeadline); ok {
 				rz, useIC = rzIC, true
 			}
 		}

@@ -3,6 +3,7 @@ package solver
 import (
 	"math"
 	"slices"
+	"time"
 )
 
 // delassusIC is a zero-fill incomplete Cholesky factor L Lᵀ ≈ A + ε diag(A) of the Delassus
@@ -14,13 +15,16 @@ import (
 // hundreds of iterations to tens.
 //
 // L keeps A's sparsity — rows of two contacts couple only when the contacts share a body — so
-// building it costs O(Σ nnz_row²) and applying it two sparse triangular solves. Only the
-// preconditioner is approximate; CG still solves to its tolerance. Redundant contacts (coplanar
-// corners) make A singular; the shift ε keeps the factor positive definite and, for a consistent
-// system, keeps CG's correction in the range of diag(A)⁻¹A, as Jacobi scaling does, so the answer
-// does not drift along the null space (which would redistribute impulse among redundant contacts
-// and push some negative). Without the shift (zero pivots replaced by the diagonal) a cold wall's
-// projection cascaded through clip-and-resolve rounds and took 20 times the CG iterations.
+// building it costs O(Σ nnz_row²), gathering A's entries from the solve's delassusCoupling, and
+// applying it two sparse triangular solves. Only the preconditioner is approximate; CG still
+// solves to its tolerance. Redundant contacts (coplanar corners) make A singular; the shift ε
+// keeps the factor positive definite and, for a consistent system, keeps CG's correction in the
+// range of diag(A)⁻¹A, as Jacobi scaling does, so the answer does not drift along the null space
+// (which would redistribute impulse among redundant contacts and push some negative). Without the
+// shift (zero pivots replaced by the diagonal) a cold wall's projection cascaded through
+// clip-and-resolve rounds and took 20 times the CG iterations.
+//
+// Which shift a factor uses is described at icNarrowShift.
 //
 // Use: reset, add each contact with its row range (in increasing contact order), factor, then
 // solve as often as needed.
@@ -33,17 +37,21 @@ type delassusIC struct {
 	// valid: the factor matches members and the current operator. wanted: a CG of this solve
 	// needed the factor, so the next ones start with it.
 	valid, wanted bool
-	start         []int
-	col           []int // unknown indices < the row's, increasing
-	val           []float64
-	diag          []float64 // L_uu
-	// Per-body lists of member positions, increasing, keyed by the body's velocity offset:
-	// bodyList[bodyStart[off] : bodyStart[off]+bodyCount[off]].
-	bodyStart, bodyCount []int
-	bodyList             []int
-	scatter              []float64 // the row of L being formed, dense; zero between rows
-	mark                 []int     // unknown → 1 + the last row whose pattern holds it
-	y                    []float64 // triangular-solve scratch
+	// shift is the relative diagonal shift ε of the factored matrix A + ε diag(A): icShift until
+	// useNarrow, then narrow unless a CG of this solve has shown a null-space move (widened).
+	shift, narrow float64
+	widened       bool
+	// buildPerUnknown is the wall time of the last factorisation timed under a deadline, in
+	// nanoseconds per unknown (0: none yet).
+	buildPerUnknown float64
+	start           []int
+	col             []int // unknown indices < the row's, increasing
+	val             []float64
+	diag            []float64 // L_uu
+	// member[k] = 1 + contact k's position among the members, 0 if it is none (during build).
+	member  []int
+	scatter []float64 // the row of L being formed, dense; zero between rows
+	y       []float64 // triangular-solve scratch
 	// at[u] is unknown u's index in the vectors solve reads and writes, stride·k + r − base for
 	// member k's row r, for the layout (atStride, atBase) it was last listed for; atStride 0: none.
 	at               []int
@@ -60,41 +68,113 @@ type icMember struct {
 // switches to the factor; warm-started projections usually finish within it.
 const icAfter = 20
 
-// icShift is the relative diagonal shift ε of the factored matrix A + ε diag(A). The part of a
-// residual outside A's range (coplanar corners with different gaps, speculative contacts) is
-// amplified by up to 1/ε along the null space, moving α and setting off clip-and-resolve rounds:
-// ε = 1e-6 cost a resting 40-box stack 30 % more work per step, and ε = 1e-3 more than doubled
-// the contact CG of the topple scene's dynamic islands; ε = 1e-2 costs the walls a few more CG
-// iterations than 1e-3 (BENCHMARKS.md).
-const icShift = 1e-2
+// The relative diagonal shift ε of the factored matrix A + ε diag(A). On a consistent system the
+// shift only slows CG: where the factor is exact (a tower's chain of 4-contact cliques) it alone
+// sets the preconditioned condition number, about 1 + ε/λ_min. On an inconsistent one — an active
+// set that should lose a contact, as in a toppling pile or a collapsing arch — the part of the
+// residual outside A's range is amplified by up to 1/ε along the null space, and CG drives α there
+// without bound until clipping shrinks the set (after clipping, residuals of 1e30 m/s were seen,
+// with ε = 1e-2 as well as 1e-4).
+//
+// So the contact projection's factor uses the narrow shift from the staggered loop's second
+// projection on, and in a cold start's first; it widens it to icShift for the rest of the solve at
+// the first sign of a null-space move (nullDirection, icDiverged, icNullMove). A warm start's
+// first projection keeps icShift: it is all a resting step solves, and with the narrow shift there
+// too a resting 20-box stack cost 8 % more per step and the 40-box one 10 % less (the residuals a
+// step leaves depend on how the previous ones distributed impulse among redundant corners). The friction
+// projection's factor always uses icShift (its system is consistent, but the narrow shift cost the
+// arch 4 % and the topple scene more friction sweeps). Measured (BENCHMARKS.md): the sliding
+// 40-box tower takes 145 contact CG iterations instead of 418, and replaying the same trajectories
+// the topple scene and the μ 0.1 arch take 25 % and 9 % fewer than with icShift throughout.
+const (
+	icNarrowShift = 1e-4
+	icShift       = 1e-2
+)
+
+// icDiverged: a CG whose max-norm residual grows to this many times its best so far is diverging
+// on inconsistent rows; it stops and the solve widens its shift.
+const icDiverged = 100
+
+// icNullMove: a clip-and-resolve pass whose CG starts with a residual this many times the previous
+// pass's start shows that the previous CG moved impulses along a near null space (clipping them
+// left large violations); the solve widens its shift.
+const icNullMove = 1e3
 
 // diagEntry is the index of row r's diagonal entry (0 nn, 3 t₁t₁, 5 t₂t₂) in the operator's
 // per-contact block g.
 func diagEntry(r int) int { return [RowsPerSide]int{0, 3, 5}[r] }
 
-// invalidate forgets the factor; the operator has changed (a new Solve).
+// invalidate forgets the factor; the operator has changed (a new Solve). The solve starts with the
+// shift icShift.
 func (f *delassusIC) invalidate() {
-	f.valid, f.wanted = false, false
+	f.valid, f.wanted, f.widened = false, false, false
+	f.shift = icShift
 }
 
-// firstIteration is the CG iteration at which a CG switches to the factor: at once when an
-// earlier CG of this solve needed it, else after icAfter iterations of its own scaling.
-func (f *delassusIC) firstIteration() int {
-	if f.wanted {
-		return 0
+// useNarrow switches to the narrow shift (if one is set) unless this solve has widened it.
+func (f *delassusIC) useNarrow() {
+	if f.narrow > 0 && !f.widened && f.shift != f.narrow {
+		f.shift = f.narrow
+		f.valid = false
 	}
-	return icAfter
+}
+
+// widen sets the shift to icShift for the rest of the solve, forgetting a factor made with a
+// narrower one.
+func (f *delassusIC) widen() {
+	f.widened = true
+	if f.shift < icShift {
+		f.shift = icShift
+		f.valid = false
+	}
+}
+
+// icProbe is the iteration from which a CG on its own scaling that starts at least icFar times
+// its target extrapolates its progress, and switches to the factor early when the extrapolation
+// exceeds icAfter iterations.
+const (
+	icProbe = 3
+	icFar   = 1e3
+)
+
+// due reports whether a CG on its own scaling, at iteration it with the smallest max-norm residual
+// so far best (rmax0 at its start), should switch to the factor now: at once when an earlier CG of
+// this solve needed it; at icAfter; and from icProbe on, if it started far from target, when the
+// residual has not fallen or when its geometric rate so far would need more than icAfter
+// iterations in all.
+//
+// A factorisation costs about ten iterations of the CG's own scaling. A warm-started resting
+// projection starts a few times above target and usually finishes within icAfter iterations, but
+// its residual's max norm bounces (by 3× from one iteration to the next on a resting stack), so
+// extrapolating it would switch too early: switching at icProbe on such starts made the resting
+// 20-box stack cost 10 % more instructions and the 20-base pyramid 9 % more. A cold or
+// sliding projection, which starts many orders above target, is extrapolated: the cold 12-base
+// wall's projection then takes 7 CG iterations instead of 40 (TestColdWallContactCG).
+func (f *delassusIC) due(it int, rmax0, best, target float64) bool {
+	switch {
+	case f.wanted || it >= icAfter:
+		return true
+	case it < icProbe || rmax0 < icFar*target:
+		return false
+	case !(best < rmax0):
+		return true
+	}
+	return float64(it)*math.Log(target/rmax0) > icAfter*math.Log(best/rmax0)
 }
 
 // restart factors rows lo ≤ r < hi of the contacts in act (increasing) and restarts a CG whose
 // vectors hold hi − lo entries per contact: z = (L Lᵀ)⁻¹r and p = z on those rows. It returns rᵀz
 // and whether the factor is usable; if not, the CG keeps its own scaling and r, z, p are unchanged.
-func (f *delassusIC) restart(o *operator, act []int, lo, hi int, r, z, p []float64) (float64, bool) {
+//
+// With a deadline (non-zero) it does not start a factorisation that its last timed one, scaled by
+// the unknowns, predicts would end past the deadline: under a time budget the CG then keeps its
+// own scaling rather than overrun it.
+func (f *delassusIC) restart(o *operator, cp *delassusCoupling, act []int, lo, hi int, r, z, p []float64, deadline time.Time) (float64, bool) {
 	f.reset()
 	for _, k := range act {
 		f.add(k, lo, hi)
 	}
-	if !f.factor(o) {
+	if !f.factor(o, cp, deadline) {
 		return 0, false
 	}
 	f.wanted = true
@@ -130,35 +210,54 @@ func (f *delassusIC) add(k, lo, hi int) {
 // one when the set is unchanged (the staggered loop's projections often keep their sets). It
 // reports false if the factor came out non-finite (the dropped fill can make an incomplete
 // factorisation unstable on arbitrary problems); the caller then keeps its Jacobi scaling.
-func (f *delassusIC) factor(o *operator) bool {
+func (f *delassusIC) factor(o *operator, cp *delassusCoupling, deadline time.Time) bool {
 	if f.valid && slices.Equal(f.members, f.next) {
 		return true
 	}
+	if deadline.IsZero() {
+		f.members, f.next = f.next, f.members
+		f.nu = f.nextNU
+		f.valid = f.build(o, cp)
+		return f.valid
+	}
+	start := time.Now()
+	if f.buildPerUnknown > 0 && start.Add(time.Duration(f.buildPerUnknown*float64(f.nextNU))).After(deadline) {
+		return false
+	}
 	f.members, f.next = f.next, f.members
 	f.nu = f.nextNU
-	f.valid = f.build(o)
+	f.valid = f.build(o, cp)
+	if f.nu > 0 {
+		f.buildPerUnknown = float64(time.Since(start)) / float64(f.nu)
+	}
 	return f.valid
 }
 
-// build factors the members.
-func (f *delassusIC) build(o *operator) bool {
+// build factors the members, gathering A's entries from the coupling blocks cp.
+func (f *delassusIC) build(o *operator, cp *delassusCoupling) bool {
 	nu := f.nu
-	f.listBodies(o)
 	f.start = growI(f.start, nu+1)
 	f.col, f.val = f.col[:0], f.val[:0]
 	f.diag = growF(f.diag, nu)
 	f.scatter = growF(f.scatter, nu)
 	clear(f.scatter)
-	f.mark = growI(f.mark, nu)
-	clear(f.mark)
 	f.y = growF(f.y, nu)
+	f.member = growI(f.member, o.m)
+	clear(f.member)
+	for i, mb := range f.members {
+		f.member[mb.k] = i + 1
+	}
 	f.atStride = 0
-	for i := range f.members {
-		mi := f.members[i]
+	lo, hi := RowsPerSide, 0
+	for _, mb := range f.members {
+		lo, hi = min(lo, mb.lo), max(hi, mb.hi)
+	}
+	need := entryMask(lo, hi)
+	for _, mi := range f.members {
 		for r := mi.lo; r < mi.hi; r++ {
 			u := mi.first + r - mi.lo
 			f.start[u] = len(f.col)
-			f.appendPattern(o, i, r, u)
+			f.gatherRow(o, cp, need, mi, r)
 			row := f.start[u]
 			// Up-looking factorisation: L_uv = (A_uv − Σ_{w<v} L_uw L_vw) / L_vv over the
 			// pattern, with row u kept dense in scatter while it is formed. (Locals: the loops
@@ -178,7 +277,7 @@ func (f *delassusIC) build(o *operator) bool {
 				scatter[v] = l
 			}
 			a := o.g[6*mi.k+diagEntry(r)]
-			d := a * (1 + icShift)
+			d := a * (1 + f.shift)
 			for e := row; e < len(col); e++ {
 				d -= val[e] * val[e]
 				scatter[col[e]] = 0
@@ -186,7 +285,7 @@ func (f *delassusIC) build(o *operator) bool {
 			// A redundant row's exact pivot is at least about ε·A_uu. Below half of that the
 			// dropped fill has broken the factorisation down; the row then falls back to its
 			// diagonal, as in Jacobi scaling.
-			if !(d >= 0.5*icShift*a) {
+			if !(d >= 0.5*f.shift*a) {
 				d = a
 			}
 			f.diag[u] = math.Sqrt(d)
@@ -204,97 +303,27 @@ func (f *delassusIC) build(o *operator) bool {
 	return true
 }
 
-// listBodies fills the per-body member lists, each in increasing position.
-func (f *delassusIC) listBodies(o *operator) {
-	f.bodyStart = growI(f.bodyStart, o.ndof)
-	f.bodyCount = growI(f.bodyCount, o.ndof)
-	for _, mb := range f.members {
-		for s := 2 * mb.k; s < 2*mb.k+2; s++ {
-			if off := o.sides[s].off; off >= 0 {
-				f.bodyStart[off], f.bodyCount[off] = -1, 0
-			}
-		}
-	}
-	for _, mb := range f.members {
-		for s := 2 * mb.k; s < 2*mb.k+2; s++ {
-			if off := o.sides[s].off; off >= 0 {
-				f.bodyCount[off]++
-			}
-		}
-	}
-	total := 0
-	for _, mb := range f.members {
-		for s := 2 * mb.k; s < 2*mb.k+2; s++ {
-			if off := o.sides[s].off; off >= 0 && f.bodyStart[off] < 0 {
-				f.bodyStart[off] = total
-				total += f.bodyCount[off]
-				f.bodyCount[off] = 0
-			}
-		}
-	}
-	f.bodyList = growI(f.bodyList, total)
-	for i, mb := range f.members {
-		for s := 2 * mb.k; s < 2*mb.k+2; s++ {
-			if off := o.sides[s].off; off >= 0 {
-				f.bodyList[f.bodyStart[off]+f.bodyCount[off]] = i
-				f.bodyCount[off]++
-			}
-		}
-	}
-}
-
-// appendPattern appends the entries A_uv, v < u, of unknown u (member i's row r), in increasing v:
-// the rows of members sharing a body with it, each the sum over the shared bodies of
-// row_r(i)·M⁻¹row(j)ᵀ.
-func (f *delassusIC) appendPattern(o *operator, i, r, u int) {
-	first := len(f.col)
-	mi := f.members[i]
-	for s := 2 * mi.k; s < 2*mi.k+2; s++ {
-		sd := o.sides[s]
-		if sd.off < 0 {
+// gatherRow appends the entries A_uv, v < u, of the unknown of member mi's row r, in increasing v:
+// the member rows of the contacts sharing a body with it that come before it (need: the entries
+// of the coupling blocks the factor uses).
+func (f *delassusIC) gatherRow(o *operator, cp *delassusCoupling, need uint16, mi icMember, r int) {
+	k := mi.k
+	nbr, blocks := cp.row(o, k, need)
+	for e, l := range nbr {
+		j := f.member[l] - 1
+		if j < 0 {
 			continue
 		}
-		for _, j := range f.bodyList[f.bodyStart[sd.off] : f.bodyStart[sd.off]+f.bodyCount[sd.off]] {
-			if j > i {
-				break
-			}
-			mj := f.members[j]
-			for rj := mj.lo; rj < mj.hi; rj++ {
-				v := mj.first + rj - mj.lo
-				if v >= u {
-					break
-				}
-				a := o.sideCoupling(sd, r, mj.k, rj)
-				if f.mark[v] == u+1 {
-					// Both bodies shared (points of one manifold, or the rows of one contact).
-					for e := first; e < len(f.col); e++ {
-						if f.col[e] == v {
-							f.val[e] += a
-							break
-						}
-					}
-					continue
-				}
-				f.mark[v] = u + 1
-				f.col = append(f.col, v)
-				f.val = append(f.val, a)
-			}
+		mj := f.members[j]
+		hi := mj.hi
+		if l == k {
+			hi = r
 		}
-	}
-	sortByCol(f.col[first:], f.val[first:])
-}
-
-// sortByCol sorts a row's entries by column by insertion: rows are short and made of two
-// increasing runs (one per body).
-func sortByCol(col []int, val []float64) {
-	for a := 1; a < len(col); a++ {
-		c, v := col[a], val[a]
-		b := a
-		for b > 0 && col[b-1] > c {
-			col[b], val[b] = col[b-1], val[b-1]
-			b--
+		b := blocks[9*e+3*r : 9*e+3*r+3]
+		for rj := mj.lo; rj < hi; rj++ {
+			f.col = append(f.col, mj.first+rj-mj.lo)
+			f.val = append(f.val, b[rj])
 		}
-		col[b], val[b] = c, v
 	}
 }
 

@@ -191,21 +191,6 @@ func (o *operator) rowDot(k, r int, v []float64) float64 {
 	return s
 }
 
-// sideCoupling returns the Delassus entry between row r of the contact whose side is sd and row
-// rj of contact j, through sd's body only: row_r·M⁻¹row_rjᵀ on that body, 0 if j does not touch it.
-func (o *operator) sideCoupling(sd sideRef, r, j, rj int) float64 {
-	s := 0.0
-	n := sd.size
-	for i := 2 * j; i < 2*j+2; i++ {
-		sj := o.sides[i]
-		if sj.off != sd.off {
-			continue
-		}
-		s += dot(o.rows[sd.row+r*n:sd.row+(r+1)*n], o.w[sj.row+rj*n:sj.row+(rj+1)*n])
-	}
-	return s
-}
-
 // tangentDot returns contact k's two tangent rows applied to v.
 func (o *operator) tangentDot(k int, v []float64) (float64, float64) {
 	s1, s2 := 0.0, 0.0

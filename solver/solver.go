@@ -253,6 +253,8 @@ type Solver struct {
 	active           []int
 	// The incomplete Cholesky preconditioners of the contact and friction CGs.
 	icContact, icFriction delassusIC
+	// coupling holds the Delassus blocks the factors gather from, assembled once per solve.
+	coupling delassusCoupling
 
 	// pyramid tables
 	cosT, sinT []float64
@@ -325,6 +327,7 @@ func NewSolver(opts Options) (*Solver, error) {
 		opts.LCPMaxSize = 2000
 	}
 	s := &Solver{opts: opts}
+	s.icContact.narrow = icNarrowShift
 	d := opts.Tangents
 	s.cosT = make([]float64, d)
 	s.sinT = make([]float64, d)
@@ -413,6 +416,7 @@ func (s *Solver) prepare(p *Problem) {
 	s.active = growI(s.active, m)
 	s.icContact.invalidate()
 	s.icFriction.invalidate()
+	s.coupling.invalidate()
 	s.warmStart(p)
 	s.scale = s.op.scale
 	s.st = Stats{Method: s.opts.Method, Contacts: m, Scale: s.scale}

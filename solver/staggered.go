@@ -78,6 +78,10 @@ func (s *Solver) solveSP(p *Problem, start time.Time) {
 		}
 		// Line 5: Nα^i ← P_C(−Mq̇ᴾ − f^{i−1}).
 		s.warmContact = i > 1 || s.warmAlpha
+		if i == 2 || !s.warmContact {
+			// A cold start, and every projection after the first: see icNarrowShift.
+			s.icContact.useNarrow()
+		}
 		contactOK := s.projectContact(x)
 		lastContact = time.Since(itStart)
 		// Line 6: f^i ← P_F(α^i)(−Mq̇ᴾ − Nα^i), warm-started from f^{i−1}.
