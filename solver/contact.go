@@ -26,6 +26,9 @@ const (
 	contactReSolves = 8  // clip-and-resolve passes per round
 	contactCGBudget = 20 // CG iterations per contact (plus 2,000) before giving up or falling back
 	autoCGBudget    = 3  // ContactAuto: PGS-SM's CG iterations per contact (plus 200) before MPRGP
+	// ContactAuto: PGS-SM rounds in a row that do not halve the LCP residual, after a CG iteration
+	// per contact, before MPRGP takes over (a cold 1,015-sphere pile: 16,952 → 6,086 contact CG).
+	pgssmStalls = 2
 )
 
 // projectContact solves P_C for the friction impulse f, warm-started from s.alpha, which it
@@ -51,7 +54,7 @@ func (s *Solver) projectContact(f []float64) bool {
 	}
 	switch s.opts.ContactSolver {
 	case ContactPGSSM:
-		if s.pgssmContact(f, tol, contactCGBudget*m+2000) {
+		if s.pgssmContact(f, tol, contactCGBudget*m+2000, false) {
 			return true
 		}
 	case ContactMPRGP:
@@ -61,7 +64,7 @@ func (s *Solver) projectContact(f []float64) bool {
 	default:
 		// PGS-SM with a small budget, then MPRGP from the same start.
 		copy(s.alphaSave, alpha)
-		if s.pgssmContact(f, tol, autoCGBudget*m+200) {
+		if s.pgssmContact(f, tol, autoCGBudget*m+200, true) {
 			return true
 		}
 		copy(alpha, s.alphaSave)
@@ -86,18 +89,28 @@ func (s *Solver) mprgpFrom(f []float64, tol float64) bool {
 
 // pgssmContact runs PGS-SM rounds from s.alpha (with s.v consistent, and the LCP not yet within
 // tol) until the LCP holds to tol or cgBudget conjugate-gradient iterations are spent, and reports
-// success.
-func (s *Solver) pgssmContact(f []float64, tol float64, cgBudget int) bool {
+// success. With giveUp it also stops once it has spent a CG iteration per contact and its last
+// pgssmStalls rounds have not halved the LCP residual: its rounds are cycling (the sweeps
+// re-activate what clipping removed), and ContactAuto hands the projection to MPRGP, which cannot
+// cycle.
+func (s *Solver) pgssmContact(f []float64, tol float64, cgBudget int, giveUp bool) bool {
 	op := &s.op
 	m := op.m
 	alpha, v := s.alpha, s.v
 	cgStart := s.st.ContactCG
+	bestErr, stalled := math.Inf(1), 0
 	for round := 0; round < contactRounds && s.st.ContactCG-cgStart < cgBudget; round++ {
 		if round > 0 {
 			// Recompute v from α, dropping the round-off the updates accumulated.
 			op.velocity(alpha, f, v)
-			if s.contactError(v) <= tol {
+			e := s.contactError(v)
+			if e <= tol {
 				return true
+			}
+			if e < 0.5*bestErr {
+				bestErr, stalled = e, 0
+			} else if stalled++; giveUp && stalled >= pgssmStalls && s.st.ContactCG-cgStart >= m {
+				return false
 			}
 		}
 		sweeps := 2
