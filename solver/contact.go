@@ -109,7 +109,10 @@ func (s *Solver) pgssmContact(f []float64, tol float64, cgBudget int, giveUp boo
 			}
 			if e < 0.5*bestErr {
 				bestErr, stalled = e, 0
-			} else if stalled++; giveUp && stalled >= pgssmStalls && s.st.ContactCG-cgStart >= m {
+			} else {
+				stalled++
+			}
+			if giveUp && stalled >= pgssmStalls && s.st.ContactCG-cgStart >= m {
 				return false
 			}
 		}
@@ -213,8 +216,9 @@ func (s *Solver) contactSweep(v []float64) {
 
 // subspaceCG solves w_F = 0 on the active set F = {k : α_k > 0} by CG, Jacobi-preconditioned
 // until the incomplete Cholesky factor is due (delassusIC.due), moving α_F (possibly negative) and
-// v. It stops early when the residual diverges (inconsistent rows). It reports whether any
-// contact was active and the max-norm residual it started from.
+// v. It stops early, widening the factor's shift, when the active rows prove inconsistent (a
+// direction in A's null space, or a diverging residual). It reports whether any contact was
+// active and the max-norm residual it started from.
 func (s *Solver) subspaceCG(v []float64, tol float64) (bool, float64) {
 	op := &s.op
 	alpha := s.alpha

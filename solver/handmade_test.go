@@ -18,6 +18,20 @@ func mustSolver(t testing.TB, o Options) *Solver {
 	return s
 }
 
+// solveContactExact solves p with options o and requires the answer to be contact-exact, as the
+// independent checker measures it (1e-9 of the problem's scale) and as the solver reports it.
+func solveContactExact(t *testing.T, name string, p *Problem, o Options) Result {
+	t.Helper()
+	var res Result
+	if err := mustSolver(t, o).Solve(p, &res); err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	if rep := CheckContact(p, res.Alpha, res.Friction, res.Qdot); rep.Worst > 1e-9*res.Stats.Scale || !res.Stats.ContactExact {
+		t.Errorf("%s: not contact-exact: %v", name, rep)
+	}
+	return res
+}
+
 func spec(o Options) CheckSpec { return CheckSpec{Friction: o.Friction, Tangents: o.Tangents} }
 
 // models are the two friction sets, solved to the projections' own accuracy: eq. 28's rel_err is a

@@ -214,20 +214,17 @@ func (f *delassusIC) factor(o *operator, cp *delassusCoupling, deadline time.Tim
 	if f.valid && slices.Equal(f.members, f.next) {
 		return true
 	}
-	if deadline.IsZero() {
-		f.members, f.next = f.next, f.members
-		f.nu = f.nextNU
-		f.valid = f.build(o, cp)
-		return f.valid
-	}
-	start := time.Now()
-	if f.buildPerUnknown > 0 && start.Add(time.Duration(f.buildPerUnknown*float64(f.nextNU))).After(deadline) {
-		return false
+	var start time.Time
+	if !deadline.IsZero() {
+		start = time.Now()
+		if f.buildPerUnknown > 0 && start.Add(time.Duration(f.buildPerUnknown*float64(f.nextNU))).After(deadline) {
+			return false
+		}
 	}
 	f.members, f.next = f.next, f.members
 	f.nu = f.nextNU
 	f.valid = f.build(o, cp)
-	if f.nu > 0 {
+	if !start.IsZero() && f.nu > 0 {
 		f.buildPerUnknown = float64(time.Since(start)) / float64(f.nu)
 	}
 	return f.valid

@@ -127,14 +127,7 @@ func TestDelassusICSymmetricPositive(t *testing.T) {
 func TestColdWallContactCG(t *testing.T) {
 	var p Problem
 	genPyramid(&p, 12, false, 1)
-	s := mustSolver(t, Options{Friction: Disc})
-	var res Result
-	if err := s.Solve(&p, &res); err != nil {
-		t.Fatal(err)
-	}
-	if rep := CheckContact(&p, res.Alpha, res.Friction, res.Qdot); rep.Worst > 1e-9*res.Stats.Scale || !res.Stats.ContactExact {
-		t.Errorf("not contact-exact: %v", rep)
-	}
+	res := solveContactExact(t, "wall", &p, Options{Friction: Disc})
 	if res.Stats.ContactCG > 20 {
 		t.Errorf("contact CG iterations %d, want ≤ 20", res.Stats.ContactCG)
 	}

@@ -9,14 +9,7 @@ import "testing"
 func TestSpherePileAutoHandsOver(t *testing.T) {
 	var p Problem
 	genSpherePile(&p, 10, false, 1)
-	s := mustSolver(t, Options{Friction: Disc, MaxIters: 1})
-	var res Result
-	if err := s.Solve(&p, &res); err != nil {
-		t.Fatal(err)
-	}
-	if rep := CheckContact(&p, res.Alpha, res.Friction, res.Qdot); rep.Worst > 1e-9*res.Stats.Scale || !res.Stats.ContactExact {
-		t.Errorf("not contact-exact: %v", rep)
-	}
+	res := solveContactExact(t, "pile", &p, Options{Friction: Disc, MaxIters: 1})
 	if res.Stats.ContactCG > 15000 {
 		t.Errorf("%d contact CG iterations, want ≤ 15,000", res.Stats.ContactCG)
 	}

@@ -1,6 +1,7 @@
 package solver
 
 import (
+	"fmt"
 	"math"
 	"testing"
 
@@ -56,14 +57,7 @@ func TestInconsistentRowsSolveExact(t *testing.T) {
 	var p Problem
 	inconsistentBox(&p)
 	for _, cs := range []ContactSolver{ContactPGSSM, ContactAuto} {
-		s := mustSolver(t, Options{Friction: Disc, ContactSolver: cs, SkipWarmCheck: true})
-		var res Result
-		if err := s.Solve(&p, &res); err != nil {
-			t.Fatal(err)
-		}
-		if rep := CheckContact(&p, res.Alpha, res.Friction, res.Qdot); rep.Worst > 1e-9*res.Stats.Scale {
-			t.Errorf("contact solver %d: not exact: %v", cs, rep)
-		}
+		res := solveContactExact(t, fmt.Sprintf("contact solver %d", cs), &p, Options{Friction: Disc, ContactSolver: cs, SkipWarmCheck: true})
 		if res.Alpha[3] != 0 && res.Alpha[4] != 0 {
 			t.Errorf("contact solver %d: both duplicates active: α = %v", cs, res.Alpha)
 		}
