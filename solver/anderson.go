@@ -3,13 +3,15 @@ package solver
 import "math"
 
 // Anderson acceleration (type II, Walker & Ni 2011) of the staggered fixed-point map
-// G(x) = P_F(α(x)) with α(x) from P_C(x) (paper eq. 26/27). DESIGN.md's prototype found that mixing
+// G(x) = P_F(α(x)) with α(x) from P_C(x) (paper eq. 26/27). The prototype found (docs/architecture.md) that mixing
 // must be measured on the body-space friction impulse M⁻¹Df in the kinetic metric of eq. 28, not on
 // the per-contact vectors (whose split across a contact patch is not unique). The mixed iterate is
 // the same linear combination of per-contact friction vectors, so its body-space image is the
 // mixed body-space impulse. A step whose residual grew over the previous one discards the history
 // and falls back to the plain staggered step.
 
+// anderson is the accelerator's workspace: the history of map outputs and residuals, and the
+// normal equations of the mixing.
 type anderson struct {
 	depth, m2, ndof int
 	count, head     int
@@ -18,18 +20,23 @@ type anderson struct {
 	gPrev           []float64 // 2m
 	rpPrev, ruPrev  []float64 // ndof
 	rp, ru          []float64 // ndof, current residual
+	xp, xu          []float64 // ndof: the input's impulse Dx and velocity M⁻¹Dx (residualNorms)
 	prevNorm        float64
 	gram, rhs, gam  []float64
 	y               []float64
 	perm            []int
 }
 
+// reset empties the history for a map on 2m = m2 friction entries and ndof velocities, at depth
+// (≤ 0: no mixing).
 func (a *anderson) reset(depth, m2, ndof int) {
 	a.depth, a.m2, a.ndof = depth, m2, ndof
 	a.count, a.head = 0, 0
 	a.prevNorm = -1
 	a.rp = growF(a.rp, ndof)
 	a.ru = growF(a.ru, ndof)
+	a.xp = growF(a.xp, ndof)
+	a.xu = growF(a.xu, ndof)
 	if depth <= 0 {
 		return
 	}
@@ -46,27 +53,27 @@ func (a *anderson) reset(depth, m2, ndof int) {
 	a.perm = growI(a.perm, depth)
 }
 
-// residualNorms computes r = g − x in body space: a.rp = D r (impulse), a.ru = M⁻¹D r
-// (velocity), the kinetic norms ‖D r‖²_{M⁻¹} and ‖D x‖²_{M⁻¹} of eq. 28 (s.u and s.imp are scratch
-// for x), and max|M⁻¹D r|, the largest velocity change the update causes.
-func (s *Solver) residualNorms(x, g []float64) (rr, xx, rmax float64) {
-	op := &s.op
-	rp, ru := s.aa.rp, s.aa.ru
+// residualNorms computes, for the map's input x and output g on op, r = g − x in body space:
+// a.rp = D r (impulse), a.ru = M⁻¹D r (velocity), the kinetic norms ‖D r‖²_{M⁻¹} and
+// ‖D x‖²_{M⁻¹} of eq. 28, and max|M⁻¹D r|, the largest velocity change the update causes. next
+// mixes with the residual left in a.rp and a.ru.
+func (a *anderson) residualNorms(op *operator, x, g []float64) (rr, xx, rmax float64) {
+	rp, ru := a.rp, a.ru
 	clear(rp)
 	clear(ru)
-	clear(s.u)
-	clear(s.imp)
+	clear(a.xu)
+	clear(a.xp)
 	for k := 0; k < op.m; k++ {
 		d1, d2 := g[2*k]-x[2*k], g[2*k+1]-x[2*k+1]
 		op.addJT(k, d1, d2, rp)
 		op.addWT(k, d1, d2, ru)
-		op.addJT(k, x[2*k], x[2*k+1], s.imp)
-		op.addWT(k, x[2*k], x[2*k+1], s.u)
+		op.addJT(k, x[2*k], x[2*k+1], a.xp)
+		op.addWT(k, x[2*k], x[2*k+1], a.xu)
 	}
 	for _, x := range ru {
 		rmax = max(rmax, math.Abs(x))
 	}
-	return dot(rp, ru), dot(s.imp, s.u), rmax
+	return dot(rp, ru), dot(a.xp, a.xu), rmax
 }
 
 // next writes the next iterate into x given the map output g = G(x) and the residual already in

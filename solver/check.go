@@ -11,7 +11,7 @@ import (
 // shares no code with the solvers. Every measure is in velocity units (m/s for rigid bodies) so
 // one tolerance applies:
 //
-//   - contact projection P_C (eq. 25, DESIGN.md's LCP): primal w_k = n_kᵀq̇ + b_k + e_k n_kᵀq̇ᵗ ≥ 0,
+//   - contact projection P_C (eq. 25; docs/architecture.md, The two projections): primal w_k = n_kᵀq̇ + b_k + e_k n_kᵀq̇ᵗ ≥ 0,
 //     dual α_k ≥ 0 (scaled by a_kk = n_kᵀM⁻¹n_k), complementarity |min(a_kk α_k, w_k)|;
 //   - friction projection P_F(α) (eq. 24, the maximal dissipation principle eq. 18): feasibility
 //     f_k ∈ μ_kα_k K, and optimality: f_k minimises s_kᵀy over μ_kα_k K where s_k = T_kᵀq̇ is the

@@ -5,7 +5,8 @@ import (
 	"time"
 )
 
-// Contact projection P_C (paper eq. 25, DESIGN.md): given the friction impulse f, find α ≥ 0 with
+// Contact projection P_C (paper eq. 25, docs/architecture.md): given the friction impulse f, find
+// α ≥ 0 with
 //
 //	w = (NᵀM⁻¹N)α + Nᵀ(q̇ᴾ + M⁻¹f) + b ≥ 0,  α ≥ 0,  wᵀα = 0,
 //
@@ -14,97 +15,171 @@ import (
 // gradients solve the active rows w_F = 0 exactly (the Delassus block may be singular — redundant
 // contacts — but the system is consistent, and CG converges on it without regularisation),
 // negative impulses are clipped and the reduced set re-solved, and the loop repeats until the
-// LCP's natural residual max_k |min(A_kk α_k, w_k)| is within tolerance.
+// LCP's natural residual max_k |min(A_kk α_k, w_k)| is within tolerance. MPRGP (mprgp.go) and
+// principal pivoting (pivot.go) are the other variants.
 
 // nullDirection: a CG direction p with pᵀAp < nullDirection · pᵀdiag(A)p lies in A's null space
 // (redundant contacts). The smallest such ratio of a consistent solve in the benchmark scenes is
 // 3.5e-4 (the tower's softest mode); an inconsistent active set gave 3e-31.
 const nullDirection = 1e-10
 
+// The PGS-SM variant's bounds. contactRounds and contactReSolves bound its outer rounds and the
+// clip-and-resolve passes within one; the CG budgets are per contact plus a constant. The ContactAuto
+// budget is small on purpose: it decides when PGS-SM has had its chance and MPRGP takes over.
 const (
-	contactRounds   = 40 // PGS-SM rounds before falling back
-	contactReSolves = 8  // clip-and-resolve passes per round
-	contactCGBudget = 20 // CG iterations per contact (plus 2,000) before giving up or falling back
-	autoCGBudget    = 3  // ContactAuto: PGS-SM's CG iterations per contact (plus 200) before MPRGP
+	contactRounds   = 40   // PGS-SM rounds before falling back
+	contactReSolves = 8    // clip-and-resolve passes per round
+	contactCGBudget = 20   // CG iterations per contact (plus contactCGExtra) before giving up
+	contactCGExtra  = 2000 // the constant part of contactCGBudget
+	autoCGBudget    = 3    // ContactAuto: PGS-SM's CG iterations per contact (plus autoCGExtra)
+	autoCGExtra     = 200  // the constant part of autoCGBudget
 	// ContactAuto: PGS-SM rounds in a row that do not halve the LCP residual, after a CG iteration
 	// per contact, before MPRGP takes over (a cold 1,015-sphere pile: 16,952 → 6,086 contact CG).
 	pgssmStalls = 2
+	// Sweeps that predict the active set: a cold round starts with coldSweeps, later rounds with
+	// roundSweeps; a warm α predicts it well and is polished by CG at once.
+	coldSweeps  = 3
+	roundSweeps = 2
 )
 
-// projectContact solves P_C for the friction impulse f, warm-started from s.alpha, which it
-// overwrites. On return s.v = q̇ᴾ + M⁻¹(Nα + f) and the result reports exactness.
-func (s *Solver) projectContact(f []float64) bool {
-	op := &s.op
-	m := op.m
-	alpha, v := s.alpha, s.v
-	tol := s.opts.ContactTol * s.scale
-	if s.opts.ContactSolver == ContactPivot {
-		ok := s.pivotContact(f)
+// contactWork counts what contact projections did (the Stats fields of the same names).
+type contactWork struct {
+	Sweeps, CG, Pivots, Fallbacks int
+}
+
+// add accumulates o into w.
+func (w *contactWork) add(o contactWork) {
+	w.Sweeps += o.Sweeps
+	w.CG += o.CG
+	w.Pivots += o.Pivots
+	w.Fallbacks += o.Fallbacks
+}
+
+// contactProjection is the contact projection's workspace: its configuration, the scratch vectors
+// of its variants and the incomplete Cholesky factor it keeps between the projections of one
+// solve. Its input and output are project's arguments; the fields below "bound" are those
+// arguments, set by project for the duration of one projection so that the variants' helpers
+// share them.
+type contactProjection struct {
+	method     ContactSolver
+	pivotLimit int
+	relTol     float64 // Options.ContactTol
+
+	// bound: the operator, the friction impulse projected for, the normal impulses moved (warm
+	// start in, answer out), the velocity q̇ᴾ + M⁻¹(Nα + f) kept consistent with them, the
+	// absolute tolerance, whether α comes from a previous projection, and the work counted.
+	op       *operator
+	f, alpha []float64
+	v        []float64
+	tol      float64
+	warm     bool
+	work     contactWork
+
+	r, z, p, q, u []float64 // CG and MPRGP vectors (m; u: ndof)
+	sd, isd       []float64 // √A_kk and its inverse (MPRGP scaling)
+	saved         []float64 // ContactAuto's start, for MPRGP after PGS-SM
+	active        []int
+	ic            delassusIC // preconditioner of the subspace CG
+	pivot         pivotBuffers
+}
+
+// newContactProjection returns a workspace configured by opts (defaults filled in).
+func newContactProjection(opts *Options) contactProjection {
+	cp := contactProjection{method: opts.ContactSolver, pivotLimit: opts.PivotLimit, relTol: opts.ContactTol}
+	cp.ic.narrow = icNarrowShift
+	return cp
+}
+
+// resize sizes the scratch for op and forgets the factor: a new solve.
+func (cp *contactProjection) resize(op *operator) {
+	m, n := op.m, op.ndof
+	cp.r = growF(cp.r, m)
+	cp.z = growF(cp.z, m)
+	cp.p = growF(cp.p, m)
+	cp.q = growF(cp.q, m)
+	cp.u = growF(cp.u, n)
+	cp.sd = growF(cp.sd, m)
+	cp.isd = growF(cp.isd, m)
+	cp.saved = growF(cp.saved, m)
+	cp.active = growI(cp.active, m)
+	cp.ic.invalidate()
+}
+
+// project solves P_C on op for the friction impulse f into alpha, warm-started from alpha
+// (warm: it came from a previous projection of this solve or from last step's answer). On return
+// v = q̇ᴾ + M⁻¹(Nα + f). It reports whether the LCP holds to ContactTol·op.scale, and the work done.
+func (cp *contactProjection) project(op *operator, f, alpha, v []float64, warm bool) (bool, contactWork) {
+	cp.op, cp.f, cp.alpha, cp.v = op, f, alpha, v
+	cp.tol, cp.warm, cp.work = cp.relTol*op.scale, warm, contactWork{}
+	exact := cp.run()
+	cp.op, cp.f, cp.alpha, cp.v = nil, nil, nil, nil
+	return exact, cp.work
+}
+
+// run dispatches to the configured variant, then to the pivoting fallback.
+func (cp *contactProjection) run() bool {
+	op, alpha, v, f := cp.op, cp.alpha, cp.v, cp.f
+	if cp.method == ContactPivot {
+		ok := cp.pivotProject()
 		op.velocity(alpha, f, v)
 		return ok
 	}
-	for k := 0; k < m; k++ {
+	for k := 0; k < op.m; k++ {
 		if !(alpha[k] > 0) {
 			alpha[k] = 0
 		}
 	}
 	op.velocity(alpha, f, v)
-	if s.contactError(v) <= tol {
+	if cp.lcpError() <= cp.tol {
 		return true
 	}
-	switch s.opts.ContactSolver {
+	switch cp.method {
 	case ContactPGSSM:
-		if s.pgssmContact(f, tol, contactCGBudget*m+2000, false) {
+		if cp.pgssm(contactCGBudget*op.m+contactCGExtra, false) {
 			return true
 		}
 	case ContactMPRGP:
-		if s.mprgpFrom(f, tol) {
+		if cp.mprgpFrom() {
 			return true
 		}
 	default:
 		// PGS-SM with a small budget, then MPRGP from the same start.
-		copy(s.alphaSave, alpha)
-		if s.pgssmContact(f, tol, autoCGBudget*m+200, true) {
+		copy(cp.saved, alpha)
+		if cp.pgssm(autoCGBudget*op.m+autoCGExtra, true) {
 			return true
 		}
-		copy(alpha, s.alphaSave)
+		copy(alpha, cp.saved)
 		op.velocity(alpha, f, v)
-		if s.mprgpFrom(f, tol) {
+		if cp.mprgpFrom() {
 			return true
 		}
 	}
-	return s.contactFallback(f, tol)
+	return cp.fallback()
 }
 
-// mprgpFrom runs MPRGP after three projected Gauss–Seidel sweeps when the start is cold.
-func (s *Solver) mprgpFrom(f []float64, tol float64) bool {
-	if !s.warmContact {
-		for it := 0; it < 3; it++ {
-			s.contactSweep(s.v)
-		}
-		s.st.ContactSweeps += 3
+// mprgpFrom runs MPRGP after coldSweeps projected Gauss–Seidel sweeps when the start is cold.
+func (cp *contactProjection) mprgpFrom() bool {
+	if !cp.warm {
+		cp.sweeps(coldSweeps)
 	}
-	return s.mprgpContact(f, tol)
+	return cp.mprgp()
 }
 
-// pgssmContact runs PGS-SM rounds from s.alpha (with s.v consistent, and the LCP not yet within
-// tol) until the LCP holds to tol or cgBudget conjugate-gradient iterations are spent, and reports
-// success. With giveUp it also stops once it has spent a CG iteration per contact and its last
-// pgssmStalls rounds have not halved the LCP residual: its rounds are cycling (the sweeps
-// re-activate what clipping removed), and ContactAuto hands the projection to MPRGP, which cannot
-// cycle.
-func (s *Solver) pgssmContact(f []float64, tol float64, cgBudget int, giveUp bool) bool {
-	op := &s.op
-	m := op.m
-	alpha, v := s.alpha, s.v
-	cgStart := s.st.ContactCG
+// pgssm runs PGS-SM rounds from α (with v consistent, and the LCP not yet within tol) until the
+// LCP holds to tol or cgBudget conjugate-gradient iterations are spent, and reports success. With
+// giveUp it also stops once it has spent a CG iteration per contact and its last pgssmStalls
+// rounds have not halved the LCP residual: its rounds are cycling (the sweeps re-activate what
+// clipping removed), and ContactAuto hands the projection to MPRGP, which cannot cycle.
+func (cp *contactProjection) pgssm(cgBudget int, giveUp bool) bool {
+	op, alpha, v, f := cp.op, cp.alpha, cp.v, cp.f
+	cgStart := cp.work.CG
 	bestErr, stalled := math.Inf(1), 0
-	for round := 0; round < contactRounds && s.st.ContactCG-cgStart < cgBudget; round++ {
+	for round := 0; round < contactRounds && cp.work.CG-cgStart < cgBudget; round++ {
 		if round > 0 {
 			// Recompute v from α, dropping the round-off the updates accumulated.
 			op.velocity(alpha, f, v)
-			e := s.contactError(v)
-			if e <= tol {
+			e := cp.lcpError()
+			if e <= cp.tol {
 				return true
 			}
 			if e < 0.5*bestErr {
@@ -112,80 +187,87 @@ func (s *Solver) pgssmContact(f []float64, tol float64, cgBudget int, giveUp boo
 			} else {
 				stalled++
 			}
-			if giveUp && stalled >= pgssmStalls && s.st.ContactCG-cgStart >= m {
+			if giveUp && stalled >= pgssmStalls && cp.work.CG-cgStart >= op.m {
 				return false
 			}
 		}
-		sweeps := 2
+		n := roundSweeps
 		if round == 0 {
-			sweeps = 3
-			if s.warmContact {
-				// A warm α predicts the active set well: polish it before sweeping.
-				sweeps = 0
+			n = coldSweeps
+			if cp.warm {
+				n = 0 // a warm α predicts the active set well: polish it before sweeping
 			}
 		}
-		if sweeps > 0 {
-			for it := 0; it < sweeps; it++ {
-				s.contactSweep(v)
-			}
-			s.st.ContactSweeps += sweeps
-			if s.contactError(v) <= tol {
+		if n > 0 {
+			cp.sweeps(n)
+			if cp.lcpError() <= cp.tol {
 				return true
 			}
 		}
-		prevStart := 0.0
-		for pass := 0; pass < contactReSolves; pass++ {
-			ran, start := s.subspaceCG(v, tol)
-			if !ran {
-				break
-			}
-			if pass > 0 && start > icNullMove*prevStart {
-				s.icContact.widen()
-			}
-			prevStart = start
-			// Clip negative impulses and re-solve on the reduced set.
-			clipped := false
-			for k := 0; k < m; k++ {
-				if alpha[k] < 0 {
-					op.addW(k, 0, -alpha[k], v)
-					alpha[k] = 0
-					clipped = true
-				}
-			}
-			if !clipped {
-				break
-			}
-		}
+		cp.clipAndResolve()
 	}
 	op.velocity(alpha, f, v)
-	return s.contactError(v) <= tol
+	return cp.lcpError() <= cp.tol
 }
 
-// contactFallback finishes a contact projection whose iterative sub-solver stalled: by the
-// pivoting reference on islands of at most PivotLimit contacts. It reports exactness.
-func (s *Solver) contactFallback(f []float64, tol float64) bool {
-	op := &s.op
-	alpha, v := s.alpha, s.v
+// clipAndResolve solves the active rows by subspace CG, clips the negative impulses, and
+// re-solves on the reduced set, up to contactReSolves times. A pass that starts icNullMove times
+// above the previous one's start shows a null-space move: the factor's shift is widened.
+func (cp *contactProjection) clipAndResolve() {
+	op, alpha, v := cp.op, cp.alpha, cp.v
+	prevStart := 0.0
+	for pass := 0; pass < contactReSolves; pass++ {
+		ran, start := cp.subspaceCG()
+		if !ran {
+			return
+		}
+		if pass > 0 && start > icNullMove*prevStart {
+			cp.ic.widen()
+		}
+		prevStart = start
+		clipped := false
+		for k := 0; k < op.m; k++ {
+			if alpha[k] < 0 {
+				op.addW(k, 0, -alpha[k], v)
+				alpha[k] = 0
+				clipped = true
+			}
+		}
+		if !clipped {
+			return
+		}
+	}
+}
+
+// fallback finishes a projection whose iterative variant stalled: by the pivoting reference on
+// islands of at most PivotLimit contacts. It reports exactness.
+func (cp *contactProjection) fallback() bool {
+	op, alpha, v, f := cp.op, cp.alpha, cp.v, cp.f
 	op.velocity(alpha, f, v)
-	if s.contactError(v) <= tol {
+	if cp.lcpError() <= cp.tol {
 		return true
 	}
-	if op.m <= s.opts.PivotLimit {
-		s.st.Fallbacks++
-		ok := s.pivotContact(f)
+	if op.m <= cp.pivotLimit {
+		cp.work.Fallbacks++
+		ok := cp.pivotProject()
 		op.velocity(alpha, f, v)
 		return ok
 	}
 	return false
 }
 
-// contactError returns max_k |min(A_kk α_k, w_k)| at velocity v.
-func (s *Solver) contactError(v []float64) float64 {
-	op := &s.op
+// lcpError returns max_k |min(A_kk α_k, w_k)| at the bound velocity.
+func (cp *contactProjection) lcpError() float64 {
+	return lcpError(cp.op, cp.alpha, cp.v)
+}
+
+// lcpError returns the contact LCP's natural residual max_k |min(A_kk α_k, w_k)| of op at normal
+// impulses alpha and velocity v.
+func lcpError(op *operator, alpha, v []float64) float64 {
 	worst := 0.0
 	for k := 0; k < op.m; k++ {
 		w := op.rowDot(k, 0, v) + op.bEff[k]
-		e := math.Abs(min(s.alpha[k]*op.g[6*k], w))
+		e := math.Abs(min(alpha[k]*op.g[6*k], w))
 		if !(e <= worst) {
 			worst = e
 		}
@@ -193,25 +275,27 @@ func (s *Solver) contactError(v []float64) float64 {
 	return worst
 }
 
-// contactSweep is one projected Gauss–Seidel sweep over the normal rows, keeping v consistent.
-func (s *Solver) contactSweep(v []float64) {
-	op := &s.op
-	alpha := s.alpha
-	for k := 0; k < op.m; k++ {
-		d := op.g[6*k]
-		if !(d > 0) {
-			continue
-		}
-		w := op.rowDot(k, 0, v) + op.bEff[k]
-		a := alpha[k] - w/d
-		if a < 0 {
-			a = 0
-		}
-		if da := a - alpha[k]; da != 0 {
-			op.addW(k, 0, da, v)
-			alpha[k] = a
+// sweeps runs n projected Gauss–Seidel sweeps over the normal rows, keeping v consistent.
+func (cp *contactProjection) sweeps(n int) {
+	op, alpha, v := cp.op, cp.alpha, cp.v
+	for it := 0; it < n; it++ {
+		for k := 0; k < op.m; k++ {
+			d := op.g[6*k]
+			if !(d > 0) {
+				continue
+			}
+			w := op.rowDot(k, 0, v) + op.bEff[k]
+			a := alpha[k] - w/d
+			if a < 0 {
+				a = 0
+			}
+			if da := a - alpha[k]; da != 0 {
+				op.addW(k, 0, da, v)
+				alpha[k] = a
+			}
 		}
 	}
+	cp.work.Sweeps += n
 }
 
 // subspaceCG solves w_F = 0 on the active set F = {k : α_k > 0} by CG, Jacobi-preconditioned
@@ -219,10 +303,9 @@ func (s *Solver) contactSweep(v []float64) {
 // v. It stops early, widening the factor's shift, when the active rows prove inconsistent (a
 // direction in A's null space, or a diverging residual). It reports whether any contact was
 // active and the max-norm residual it started from.
-func (s *Solver) subspaceCG(v []float64, tol float64) (bool, float64) {
-	op := &s.op
-	alpha := s.alpha
-	act := s.active[:0]
+func (cp *contactProjection) subspaceCG() (bool, float64) {
+	op, alpha := cp.op, cp.alpha
+	act := cp.active[:0]
 	for k := 0; k < op.m; k++ {
 		if alpha[k] > 0 && op.g[6*k] > 0 {
 			act = append(act, k)
@@ -231,90 +314,108 @@ func (s *Solver) subspaceCG(v []float64, tol float64) (bool, float64) {
 	if len(act) == 0 {
 		return false, 0
 	}
-	r, z, p, q, u := s.r, s.z, s.p, s.q, s.u
-	rz := 0.0
-	rmax := 0.0
+	r, z, p := cp.r, cp.z, cp.p
+	rz, rmax := 0.0, 0.0
 	for _, k := range act {
-		rk := -(op.rowDot(k, 0, v) + op.bEff[k])
+		rk := -(op.rowDot(k, 0, cp.v) + op.bEff[k])
 		r[k] = rk
 		z[k] = rk / op.g[6*k]
 		p[k] = z[k]
 		rz += rk * z[k]
 		rmax = max(rmax, math.Abs(rk))
 	}
-	maxIt := 4*len(act) + 50
-	target := 0.1 * tol
-	useIC, triedIC := false, false
-	ic := &s.icContact
-	rmax0 := rmax
-	best := rmax
-	for it := 0; it < maxIt && rmax > target; it++ {
-		if rmax > icDiverged*best {
-			// The residual has grown far past its best: CG is driving α along a near null space
-			// of inconsistent rows, and round-off feeds back. Stop and widen the shift.
-			ic.widen()
+	cg := subspaceRun{act: act, rz: rz, rmax: rmax, rmax0: rmax, best: rmax}
+	for it := 0; it < cgIterations(len(act)) && cg.rmax > cgTarget*cp.tol; it++ {
+		if !cp.cgIteration(&cg, it) {
 			break
-		}
-		best = min(best, rmax)
-		if !triedIC && ic.due(it, rmax0, best, target) {
-			triedIC = true
-			// Jacobi scaling is converging slowly: restart from here preconditioned by the
-			// incomplete Cholesky factor of A_FF + ε diag(A_FF).
-			if rzIC, ok := ic.restart(op, &s.coupling, act, 0, 1, r, z, p, time.Time{}); ok {
-				rz, useIC = rzIC, true
-				best = rmax
-			}
-		}
-		clear(u)
-		for _, k := range act {
-			op.addW(k, 0, p[k], u)
-		}
-		pq, pd := 0.0, 0.0
-		for _, k := range act {
-			q[k] = op.rowDot(k, 0, u)
-			pq += p[k] * q[k]
-			pd += op.g[6*k] * p[k] * p[k]
-		}
-		s.st.ContactCG++
-		if !(pq > 0) {
-			break
-		}
-		if pq < nullDirection*pd {
-			// p lies in A's null space (redundant contacts) while the residual does not: the
-			// active rows are inconsistent, and the step would be unbounded. Stop, widen the
-			// shift, and leave the set to clipping and the sweeps.
-			ic.widen()
-			break
-		}
-		a := rz / pq
-		for _, k := range act {
-			alpha[k] += a * p[k]
-			r[k] -= a * q[k]
-		}
-		axpy(a, u, v)
-		rzNew := 0.0
-		rmax = 0
-		if useIC {
-			ic.solve(r, z, 1, 0)
-			for _, k := range act {
-				rzNew += r[k] * z[k]
-				rmax = max(rmax, math.Abs(r[k]))
-			}
-		} else {
-			for _, k := range act {
-				z[k] = r[k] / op.g[6*k]
-				rzNew += r[k] * z[k]
-				rmax = max(rmax, math.Abs(r[k]))
-			}
-		}
-		if !(rz > 0) {
-			break
-		}
-		beta := rzNew / rz
-		rz = rzNew
-		for _, k := range act {
-			p[k] = z[k] + beta*p[k]
 		}
 	}
-	return true, rmax0
+	return true, cg.rmax0
+}
+
+// CG iteration bounds shared by the subspace solves: cgIterations(n) iterations for n unknown
+// contacts, to a residual of cgTarget times the projection's tolerance (so that the LCP check
+// after it passes with room for round-off).
+const cgTarget = 0.1
+
+func cgIterations(n int) int { return 4*n + 50 }
+
+// subspaceRun is the state of one subspace CG between iterations.
+type subspaceRun struct {
+	act                   []int
+	rz, rmax, rmax0, best float64
+	useIC, triedIC        bool
+}
+
+// cgIteration takes one CG step of the subspace solve and reports whether to go on.
+func (cp *contactProjection) cgIteration(cg *subspaceRun, it int) bool {
+	op, alpha, ic := cp.op, cp.alpha, &cp.ic
+	r, z, p, q, u := cp.r, cp.z, cp.p, cp.q, cp.u
+	if cg.rmax > icDiverged*cg.best {
+		// The residual has grown far past its best: CG is driving α along a near null space of
+		// inconsistent rows, and round-off feeds back. Stop and widen the shift.
+		ic.widen()
+		return false
+	}
+	cg.best = min(cg.best, cg.rmax)
+	if !cg.triedIC && ic.due(it, cg.rmax0, cg.best, cgTarget*cp.tol) {
+		cg.triedIC = true
+		// Jacobi scaling is converging slowly: restart from here preconditioned by the
+		// incomplete Cholesky factor of A_FF + ε diag(A_FF).
+		if rzIC, ok := ic.restart(op, &op.blocks, cg.act, 0, 1, r, z, p, time.Time{}); ok {
+			cg.rz, cg.useIC = rzIC, true
+			cg.best = cg.rmax
+		}
+	}
+	clear(u)
+	for _, k := range cg.act {
+		op.addW(k, 0, p[k], u)
+	}
+	pq, pd := 0.0, 0.0
+	for _, k := range cg.act {
+		q[k] = op.rowDot(k, 0, u)
+		pq += p[k] * q[k]
+		pd += op.g[6*k] * p[k] * p[k]
+	}
+	cp.work.CG++
+	if !(pq > 0) {
+		return false
+	}
+	if pq < nullDirection*pd {
+		// p lies in A's null space (redundant contacts) while the residual does not: the active
+		// rows are inconsistent, and the step would be unbounded. Stop, widen the shift, and
+		// leave the set to clipping and the sweeps.
+		ic.widen()
+		return false
+	}
+	a := cg.rz / pq
+	for _, k := range cg.act {
+		alpha[k] += a * p[k]
+		r[k] -= a * q[k]
+	}
+	axpy(a, u, cp.v)
+	rzNew := 0.0
+	cg.rmax = 0
+	if cg.useIC {
+		ic.solve(r, z, 1, 0)
+		for _, k := range cg.act {
+			rzNew += r[k] * z[k]
+			cg.rmax = max(cg.rmax, math.Abs(r[k]))
+		}
+	} else {
+		for _, k := range cg.act {
+			z[k] = r[k] / op.g[6*k]
+			rzNew += r[k] * z[k]
+			cg.rmax = max(cg.rmax, math.Abs(r[k]))
+		}
+	}
+	if !(cg.rz > 0) {
+		return false
+	}
+	beta := rzNew / cg.rz
+	cg.rz = rzNew
+	for _, k := range cg.act {
+		p[k] = z[k] + beta*p[k]
+	}
+	return true
 }

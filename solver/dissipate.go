@@ -50,11 +50,11 @@ func (s *Solver) makeDissipative(deadline time.Time, lastContact time.Duration) 
 			rad := op.mu[k] * s.alpha[k]
 			s1, s2 := op.tangentDot(k, s.v)
 			switch {
-			case f1*s1+f2*s2 > 0 || !(rad > 0) || rounds == dissipateRounds-1 && s.gauge(f1, f2) > rad:
+			case f1*s1+f2*s2 > 0 || !(rad > 0) || rounds == dissipateRounds-1 && s.set.gauge(f1, f2) > rad:
 				s.f[2*k], s.f[2*k+1] = 0, 0
 				changed = true
-			case s.gauge(f1, f2) > rad:
-				sc := rad / s.gauge(f1, f2)
+			case s.set.gauge(f1, f2) > rad:
+				sc := rad / s.set.gauge(f1, f2)
 				s.f[2*k], s.f[2*k+1] = f1*sc, f2*sc
 				changed = true
 			}
@@ -62,8 +62,7 @@ func (s *Solver) makeDissipative(deadline time.Time, lastContact time.Duration) 
 		if !changed {
 			return rounds
 		}
-		s.warmContact = true
-		s.projectContact(s.f)
+		s.projectContact(s.f, true)
 	}
 	// The last round dropped every offender; its contact projection may have left new ones (α
 	// shrank again): drop all friction that still offends and project once more. Friction left
@@ -74,9 +73,9 @@ func (s *Solver) makeDissipative(deadline time.Time, lastContact time.Duration) 
 	op.velocity(s.alpha, s.f, s.v)
 	for k := 0; k < op.m; k++ {
 		s1, s2 := op.tangentDot(k, s.v)
-		if f1, f2 := s.f[2*k], s.f[2*k+1]; f1*s1+f2*s2 > 0 || s.gauge(f1, f2) > op.mu[k]*s.alpha[k] {
+		if f1, f2 := s.f[2*k], s.f[2*k+1]; f1*s1+f2*s2 > 0 || s.set.gauge(f1, f2) > op.mu[k]*s.alpha[k] {
 			clear(s.f)
-			s.projectContact(s.f)
+			s.projectContact(s.f, true)
 			break
 		}
 	}
@@ -106,13 +105,31 @@ func (s *Solver) settleFriction(slack float64) {
 			s1, s2 := op.tangentDot(k, s.v)
 			if f1*s1+f2*s2 > slack*math.Hypot(f1, f2) {
 				offends = true
-				s.frictionUpdate(k, s.f, 0)
+				s.friction.settleContact(op, s.alpha, s.f, s.v, k)
 			}
 		}
 		if !offends {
 			return
 		}
-		s.warmContact = true
-		s.projectContact(s.f)
+		s.projectContact(s.f, true)
 	}
+}
+
+// frictionDoesWork reports whether, at the current answer (s.alpha, s.f), friction pushes along
+// its contacts' slip by more than the friction tolerance: Σ_k max(0, f_kᵀD_kᵀq̇) > FrictionTol·
+// scale·Σ_k ‖f_k‖. At a fixed point of eq. 26 each term is ≤ 0 (maximal dissipation).
+func (s *Solver) frictionDoesWork() bool {
+	op := &s.op
+	op.velocity(s.alpha, s.f, s.v)
+	pos, mag := 0.0, 0.0
+	for k := 0; k < op.m; k++ {
+		f1, f2 := s.f[2*k], s.f[2*k+1]
+		if f1 == 0 && f2 == 0 {
+			continue
+		}
+		u1, u2 := op.tangentDot(k, s.v)
+		pos += max(0, f1*u1+f2*u2)
+		mag += math.Hypot(f1, f2)
+	}
+	return pos > s.opts.FrictionTol*s.op.scale*mag
 }

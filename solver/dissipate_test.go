@@ -46,7 +46,7 @@ func kineticEnergy(p *Problem, qdot []float64) float64 {
 // TestUnconvergedSolveNeverGainsEnergy stops Staggered Projections after one to three iterations
 // on fast, spinning towers. Whatever the friction accuracy, the answer must be contact-exact, its
 // friction inside the Coulomb set (checked independently), and the contact impulse must not raise
-// the kinetic energy above the predictor's (b = 0, no restitution: DESIGN.md's dissipation).
+// the kinetic energy above the predictor's (b = 0, no restitution; docs/architecture.md, Graceful degradation).
 func TestUnconvergedSolveNeverGainsEnergy(t *testing.T) {
 	var p Problem
 	repaired := 0

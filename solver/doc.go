@@ -4,7 +4,7 @@
 // optimality checker. It sees vectors, blocks and operators, never bodies or geometry, and imports
 // only the standard library.
 //
-// # Formulation (DESIGN.md's sign convention, not the paper's)
+// # Formulation (the sign convention of docs/architecture.md, not the paper's)
 //
 // q̇ stacks per-body blocks of any size (6 for a rigid body, 6+r for a reduced deformable one); M is
 // block-diagonal SPD and is given to the Problem as M⁻¹ (InvMass/SetInvMass) or M (SetMass). Contact

@@ -1,11 +1,8 @@
 package solver
 
-import (
-	"math"
-	"time"
-)
+import "math"
 
-// Joint sticking solve: a candidate fixed point for the staggered loop (DESIGN.md, third round).
+// Joint sticking solve: a candidate fixed point for the staggered loop (docs/architecture.md, Joint sticking solve).
 // When every loaded contact sticks, the fixed point of eq. 26 solves one linear system: the normal
 // and both tangential rows of the sticking contacts, and the normal rows of the sliding ones (their
 // friction held), all with zero relative velocity. The staggered loop approaches it as a two-block
@@ -18,90 +15,155 @@ import (
 // that met ε without being exact (kept only if the next subsequence measures it no worse); Solve
 // discards an answer reached through it whose friction does positive work.
 
-// jointRounds bounds the active-set corrections of the joint sticking solve.
-const jointRounds = 16
+// jointRounds bounds the active-set corrections of the joint sticking solve; jointSlack is the
+// relative margin on μ_kα_k by which a sticking contact's candidate friction may leave its set
+// and still count as feasible (rounding).
+const (
+	jointRounds = 16
+	jointSlack  = 1e-9
+)
 
-// sticks reports whether friction impulse (f1, f2) lies strictly inside contact k's set for the
-// current α, by a relative margin of 1e-6: the contact sticks rather than slides on the rim.
-func (s *Solver) sticks(k int, f1, f2 float64) bool {
-	rad := s.op.mu[k] * s.alpha[k]
-	return rad > 0 && s.gauge(f1, f2) < rad*(1-1e-6)
+// Row masks of the joint solve: a contact released from the system, one whose normal row alone is
+// solved (sliding: its friction held), and one whose normal and tangent rows are solved (sticking).
+const (
+	jointReleased int8 = 0
+	jointNormal   int8 = 1
+	jointSticking int8 = 3
+)
+
+// jointSolve is the joint sticking solve's workspace: the candidate (α, f), the rows' masks and
+// the CG vectors. Its input and output are candidate's arguments; op and v are bound for the
+// duration of one call.
+type jointSolve struct {
+	set    frictionSet
+	relTol float64 // Options.ContactTol
+
+	op         *operator
+	v          []float64
+	cg         int
+	alpha, f   []float64 // the candidate (m, 2m)
+	r, z, p, q []float64 // 3m: a 3-vector per contact
+	u          []float64 // ndof
+	mask       []int8
 }
 
-// jointStick builds the candidate from the current (s.alpha, f) and, if it is feasible, writes it
-// into s.alpha and x and reports true. It builds none when no loaded contact sticks: the candidate
-// would then be a contact projection under the held friction, which the loop runs anyway.
-func (s *Solver) jointStick(f, x []float64) bool {
-	op := &s.op
+// resize sizes the workspace for op.
+func (js *jointSolve) resize(op *operator) {
 	m := op.m
-	ja, jf, mask := s.ja, s.jf, s.jmask
-	copy(ja, s.alpha)
+	js.alpha = growF(js.alpha, m)
+	js.f = growF(js.f, 2*m)
+	js.r = growF(js.r, 3*m)
+	js.z = growF(js.z, 3*m)
+	js.p = growF(js.p, 3*m)
+	js.q = growF(js.q, 3*m)
+	js.u = growF(js.u, op.ndof)
+	if cap(js.mask) < m {
+		js.mask = make([]int8, m)
+	}
+	js.mask = js.mask[:m]
+}
+
+// candidate builds the joint sticking candidate on op from the iterate (alpha, f), using v as
+// scratch (it is left at the candidate's velocity, or overwritten if there is none). If the
+// candidate is feasible it writes it into alpha and x and reports true. It builds none when no
+// loaded contact sticks: the candidate would then be a contact projection under the held friction,
+// which the loop runs anyway. It also returns the CG iterations spent.
+func (js *jointSolve) candidate(op *operator, alpha, f, x, v []float64) (bool, int) {
+	js.op, js.v, js.cg = op, v, 0
+	ok := js.build(alpha, f, x)
+	js.op, js.v = nil, nil
+	return ok, js.cg
+}
+
+// build is candidate's body.
+func (js *jointSolve) build(alpha, f, x []float64) bool {
+	op := js.op
+	ja, jf, mask := js.alpha, js.f, js.mask
+	copy(ja, alpha)
 	copy(jf, f)
 	sticking := 0
-	for k := 0; k < m; k++ {
-		mask[k] = 0
+	for k := 0; k < op.m; k++ {
+		mask[k] = jointReleased
 		if ja[k] <= 0 || !(op.g[6*k] > 0) {
 			continue
 		}
-		mask[k] = 1
-		if s.sticks(k, jf[2*k], jf[2*k+1]) {
-			mask[k] = 3
+		mask[k] = jointNormal
+		if js.set.sticks(op.mu[k]*ja[k], jf[2*k], jf[2*k+1]) {
+			mask[k] = jointSticking
 			sticking++
 		}
 	}
 	if sticking == 0 {
 		return false
 	}
-	v := s.v
+	v := js.v
 	op.velocity(ja, jf, v)
-	tol := s.opts.ContactTol * s.scale
+	tol := js.relTol * op.scale
 	for round := 0; round < jointRounds; round++ {
-		if !s.jointCG() {
+		if !js.solveRows() {
 			return false // the rows are inconsistent or too ill-conditioned: no candidate
 		}
-		// Active-set corrections: the joint system is singular for redundant contacts, so CG
-		// returns one particular solution; release negative impulses, let friction that left its
-		// set slide on the boundary, re-admit released contacts that penetrate, and re-solve.
-		changed := false
-		for k := 0; k < m; k++ {
-			switch {
-			case mask[k] == 0:
-				if op.g[6*k] > 0 && op.rowDot(k, 0, v)+op.bEff[k] < -tol {
-					mask[k] = 1
-					changed = true
-				}
-			case ja[k] < 0:
-				op.addW(k, 0, -ja[k], v)
-				op.addWT(k, -jf[2*k], -jf[2*k+1], v)
-				ja[k], jf[2*k], jf[2*k+1] = 0, 0, 0
-				mask[k] = 0
-				changed = true
-			default:
-				rad := op.mu[k] * ja[k]
-				if gg := s.gauge(jf[2*k], jf[2*k+1]); gg > rad {
-					sc := 0.0
-					if gg > 0 {
-						sc = rad / gg
-					}
-					n1, n2 := jf[2*k]*sc, jf[2*k+1]*sc
-					op.addWT(k, n1-jf[2*k], n2-jf[2*k+1], v)
-					jf[2*k], jf[2*k+1] = n1, n2
-					if mask[k] == 3 {
-						mask[k] = 1
-					}
-					changed = true
-				}
-			}
-		}
-		if !changed {
+		if !js.correctSets(tol) {
 			break
 		}
 	}
-	// Feasibility: α ≥ 0 (to rounding), sticking friction inside its set, released contacts not
-	// penetrating.
+	if !js.feasible(tol) {
+		return false
+	}
+	copy(alpha, ja)
+	copy(x, jf)
+	return true
+}
+
+// correctSets makes the active-set corrections after a solve of the rows and reports whether any
+// was needed: the joint system is singular for redundant contacts, so CG returns one particular
+// solution; negative impulses are released, friction that left its set slides on the boundary,
+// and released contacts that penetrate are re-admitted.
+func (js *jointSolve) correctSets(tol float64) bool {
+	op, v := js.op, js.v
+	ja, jf, mask := js.alpha, js.f, js.mask
+	changed := false
+	for k := 0; k < op.m; k++ {
+		switch {
+		case mask[k] == jointReleased:
+			if op.g[6*k] > 0 && op.rowDot(k, 0, v)+op.bEff[k] < -tol {
+				mask[k] = jointNormal
+				changed = true
+			}
+		case ja[k] < 0:
+			op.addW(k, 0, -ja[k], v)
+			op.addWT(k, -jf[2*k], -jf[2*k+1], v)
+			ja[k], jf[2*k], jf[2*k+1] = 0, 0, 0
+			mask[k] = jointReleased
+			changed = true
+		default:
+			rad := op.mu[k] * ja[k]
+			if gg := js.set.gauge(jf[2*k], jf[2*k+1]); gg > rad {
+				sc := 0.0
+				if gg > 0 {
+					sc = rad / gg
+				}
+				n1, n2 := jf[2*k]*sc, jf[2*k+1]*sc
+				op.addWT(k, n1-jf[2*k], n2-jf[2*k+1], v)
+				jf[2*k], jf[2*k+1] = n1, n2
+				if mask[k] == jointSticking {
+					mask[k] = jointNormal
+				}
+				changed = true
+			}
+		}
+	}
+	return changed
+}
+
+// feasible reports whether the candidate is feasible — α ≥ 0 (to rounding), sticking friction
+// inside its set, released contacts not penetrating — clipping α's rounding-level negatives.
+func (js *jointSolve) feasible(tol float64) bool {
+	op, v := js.op, js.v
+	ja, jf, mask := js.alpha, js.f, js.mask
 	op.velocity(ja, jf, v)
-	for k := 0; k < m; k++ {
-		if mask[k] == 0 {
+	for k := 0; k < op.m; k++ {
+		if mask[k] == jointReleased {
 			if op.rowDot(k, 0, v)+op.bEff[k] < -tol {
 				return false
 			}
@@ -113,63 +175,18 @@ func (s *Solver) jointStick(f, x []float64) bool {
 		if ja[k] < 0 {
 			ja[k] = 0
 		}
-		if mask[k] == 3 && s.gauge(jf[2*k], jf[2*k+1]) > op.mu[k]*ja[k]*(1+1e-9) {
+		if mask[k] == jointSticking && js.set.gauge(jf[2*k], jf[2*k+1]) > op.mu[k]*ja[k]*(1+jointSlack) {
 			return false
 		}
 	}
-	copy(s.alpha, ja)
-	copy(x, jf)
 	return true
-}
-
-// retryWithoutJoint solves again from p's warm start with the joint sticking solve off, after a
-// candidate led the loop to an answer whose friction does positive work. The retry gets what is
-// left of MaxIters and the same deadline; the statistics count both attempts.
-func (s *Solver) retryWithoutJoint(p *Problem, start time.Time) {
-	first := s.st
-	s.warmStart(p)
-	s.st = Stats{Method: s.opts.Method, Contacts: s.op.m, Scale: s.scale}
-	maxIters := s.opts.MaxIters
-	s.opts.MaxIters = maxIters - first.Iterations
-	s.noJoint = true
-	s.solveSP(p, start)
-	s.noJoint = false
-	s.opts.MaxIters = maxIters
-	s.st.Iterations += first.Iterations
-	s.st.ContactSweeps += first.ContactSweeps
-	s.st.ContactCG += first.ContactCG
-	s.st.ContactPivots += first.ContactPivots
-	s.st.FrictionSweeps += first.FrictionSweeps
-	s.st.FrictionCG += first.FrictionCG
-	s.st.JointCG += first.JointCG
-	s.st.Fallbacks += first.Fallbacks
-	s.st.AndersonResets += first.AndersonResets
-}
-
-// frictionDoesWork reports whether, at the current answer (s.alpha, s.f), friction pushes along
-// its contacts' slip by more than the friction tolerance: Σ_k max(0, f_kᵀD_kᵀq̇) > FrictionTol·
-// scale·Σ_k ‖f_k‖. At a fixed point of eq. 26 each term is ≤ 0 (maximal dissipation).
-func (s *Solver) frictionDoesWork() bool {
-	op := &s.op
-	op.velocity(s.alpha, s.f, s.v)
-	pos, mag := 0.0, 0.0
-	for k := 0; k < op.m; k++ {
-		f1, f2 := s.f[2*k], s.f[2*k+1]
-		if f1 == 0 && f2 == 0 {
-			continue
-		}
-		u1, u2 := op.tangentDot(k, s.v)
-		pos += max(0, f1*u1+f2*u2)
-		mag += math.Hypot(f1, f2)
-	}
-	return pos > s.opts.FrictionTol*s.scale*mag
 }
 
 // jointPrecond applies the inverse of contact k's Delassus block on its free rows (3×3 for a
 // sticking contact, the normal diagonal otherwise).
-func (s *Solver) jointPrecond(k int, mask int8, r, z []float64) {
-	g := s.op.g[6*k : 6*k+6]
-	if mask != 3 {
+func jointPrecond(op *operator, k int, mask int8, r, z []float64) {
+	g := op.g[6*k : 6*k+6]
+	if mask != jointSticking {
 		z[0], z[1], z[2] = r[0]/g[0], 0, 0
 		return
 	}
@@ -193,62 +210,62 @@ func (s *Solver) jointPrecond(k int, mask int8, r, z []float64) {
 	z[2] = (c02*r[0] + c12*r[1] + c22*r[2]) * inv
 }
 
-// jointCG runs block-preconditioned CG on the free rows of the joint candidate (s.ja, s.jf),
-// keeping s.v = q̇ᴾ + M⁻¹(N ja + D jf). It reports whether every free row's residual reached the
-// contact tolerance.
-func (s *Solver) jointCG() bool {
-	op := &s.op
+// solveRows runs block-preconditioned CG on the free rows of the candidate, keeping
+// v = q̇ᴾ + M⁻¹(N α + D f) at the candidate. It reports whether every free row's residual reached
+// the contact tolerance.
+func (js *jointSolve) solveRows() bool {
+	op := js.op
 	m := op.m
-	ja, jf, mask, v := s.ja, s.jf, s.jmask, s.v
+	ja, jf, mask, v := js.alpha, js.f, js.mask, js.v
 	free := 0
-	for k := 0; k < m; k++ {
+	for k := 0; k < op.m; k++ {
 		if mask[k] != 0 {
 			free++
 		}
 	}
-	r, z, p, q, u := s.jr, s.jz, s.jp, s.jq, s.u
-	tol := s.opts.ContactTol * s.scale
+	r, z, p, q, u := js.r, js.z, js.p, js.q, js.u
+	tol := js.relTol * op.scale
 	rz, rmax := 0.0, 0.0
-	for k := 0; k < m; k++ {
-		if mask[k] == 0 {
+	for k := 0; k < op.m; k++ {
+		if mask[k] == jointReleased {
 			continue
 		}
 		r[3*k] = -(op.rowDot(k, 0, v) + op.bEff[k])
 		r[3*k+1], r[3*k+2] = 0, 0
-		if mask[k] == 3 {
+		if mask[k] == jointSticking {
 			s1, s2 := op.tangentDot(k, v)
 			r[3*k+1], r[3*k+2] = -s1, -s2
 		}
-		s.jointPrecond(k, mask[k], r[3*k:3*k+3], z[3*k:3*k+3])
+		jointPrecond(op, k, mask[k], r[3*k:3*k+3], z[3*k:3*k+3])
 		copy(p[3*k:3*k+3], z[3*k:3*k+3])
 		rz += r[3*k]*z[3*k] + r[3*k+1]*z[3*k+1] + r[3*k+2]*z[3*k+2]
 		rmax = max(rmax, max(math.Abs(r[3*k]), max(math.Abs(r[3*k+1]), math.Abs(r[3*k+2]))))
 	}
-	maxIt := 6*free + 50
+	maxIt := 6*free + 50 // three rows per contact: the subspace CGs' bound per row
 	for it := 0; it < maxIt && rmax > 0.1*tol; it++ {
 		clear(u)
 		for k := 0; k < m; k++ {
-			if mask[k] == 0 {
+			if mask[k] == jointReleased {
 				continue
 			}
 			op.addW(k, 0, p[3*k], u)
-			if mask[k] == 3 {
+			if mask[k] == jointSticking {
 				op.addWT(k, p[3*k+1], p[3*k+2], u)
 			}
 		}
 		pq := 0.0
 		for k := 0; k < m; k++ {
-			if mask[k] == 0 {
+			if mask[k] == jointReleased {
 				continue
 			}
 			q[3*k] = op.rowDot(k, 0, u)
 			q[3*k+1], q[3*k+2] = 0, 0
-			if mask[k] == 3 {
+			if mask[k] == jointSticking {
 				q[3*k+1], q[3*k+2] = op.tangentDot(k, u)
 			}
 			pq += p[3*k]*q[3*k] + p[3*k+1]*q[3*k+1] + p[3*k+2]*q[3*k+2]
 		}
-		s.st.JointCG++
+		js.cg++
 		if !(pq > 0) || !(rz > 0) {
 			break
 		}
@@ -256,7 +273,7 @@ func (s *Solver) jointCG() bool {
 		rzNew := 0.0
 		rmax = 0
 		for k := 0; k < m; k++ {
-			if mask[k] == 0 {
+			if mask[k] == jointReleased {
 				continue
 			}
 			ja[k] += a * p[3*k]
@@ -266,14 +283,14 @@ func (s *Solver) jointCG() bool {
 				r[i] -= a * q[i]
 				rmax = max(rmax, math.Abs(r[i]))
 			}
-			s.jointPrecond(k, mask[k], r[3*k:3*k+3], z[3*k:3*k+3])
+			jointPrecond(op, k, mask[k], r[3*k:3*k+3], z[3*k:3*k+3])
 			rzNew += r[3*k]*z[3*k] + r[3*k+1]*z[3*k+1] + r[3*k+2]*z[3*k+2]
 		}
 		axpy(a, u, v)
 		beta := rzNew / rz
 		rz = rzNew
 		for k := 0; k < m; k++ {
-			if mask[k] == 0 {
+			if mask[k] == jointReleased {
 				continue
 			}
 			for i := 3 * k; i < 3*k+3; i++ {

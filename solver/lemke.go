@@ -24,7 +24,7 @@ type lemkeBuffers struct {
 }
 
 // solveLCP fills s.alpha and s.f with the Stewart–Trinkle solution.
-func (s *Solver) solveLCP(p *Problem) error {
+func (s *Solver) solveLCP() error {
 	op := &s.op
 	m := op.m
 	d := s.opts.Tangents
@@ -35,7 +35,7 @@ func (s *Solver) solveLCP(p *Problem) error {
 	if n > s.opts.LCPMaxSize {
 		return &SolveError{Method: MethodLCP, Reason: "LCP dimension " + strconv.Itoa(n) + " exceeds LCPMaxSize " + strconv.Itoa(s.opts.LCPMaxSize)}
 	}
-	lk := &s.lk
+	lk := &s.lcp
 	lk.mat = growF(lk.mat, n*n)
 	lk.q = growF(lk.q, n)
 	mat, q := lk.mat, lk.q
@@ -43,7 +43,7 @@ func (s *Solver) solveLCP(p *Problem) error {
 	iA := func(k int) int { return k }
 	iB := func(k, j int) int { return m + k*d + j }
 	iL := func(k int) int { return m + m*d + k }
-	cosT, sinT := s.cosT, s.sinT
+	cosT, sinT := s.set.cosT, s.set.sinT
 	var blk [9]float64
 	for k := 0; k < m; k++ {
 		for l := 0; l < m; l++ {
@@ -109,11 +109,11 @@ func (s *Solver) solveLCP(p *Problem) error {
 	return nil
 }
 
-// lemke solves w = Mz + q ≥ 0, z ≥ 0, wᵀz = 0 for the n×n s.lk.mat and s.lk.q by Lemke's
-// algorithm with covering vector e, returning z (in s.lk.rhs scratch) or nil with the reason in
+// lemke solves w = Mz + q ≥ 0, z ≥ 0, wᵀz = 0 for the n×n s.lcp.mat and s.lcp.q by Lemke's
+// algorithm with covering vector e, returning z (in s.lcp.rhs scratch) or nil with the reason in
 // s.lemkeFailure (ray termination or pivot limit).
 func (s *Solver) lemke(n int) []float64 {
-	lk := &s.lk
+	lk := &s.lcp
 	cols := 2*n + 1 // w (n), z (n), z0
 	lk.tab = growF(lk.tab, n*cols)
 	lk.rhs = growF(lk.rhs, 2*n)

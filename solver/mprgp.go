@@ -20,16 +20,17 @@ const (
 	mprgpGamma      = 1.0 // proportioning threshold Γ
 	mprgpPowerIters = 12  // power iterations estimating ‖Ã‖
 	mprgpRefresh    = 50  // steps between recomputing the gradient from the velocity
-	mprgpBudget     = 30  // matrix products per contact (plus 2,000) before giving up
+	mprgpBudget     = 30  // matrix products per contact (plus mprgpExtra) before giving up
+	mprgpExtra      = 2000
 )
 
-// mprgpContact solves P_C for f from the current s.alpha by MPRGP and reports whether the LCP
-// holds to tol. It keeps s.v = q̇ᴾ + M⁻¹(Nα + f).
-func (s *Solver) mprgpContact(f []float64, tol float64) bool {
-	op := &s.op
+// mprgp solves the bound projection from the current α by MPRGP and reports whether the LCP
+// holds to its tolerance. It keeps v = q̇ᴾ + M⁻¹(Nα + f).
+func (cp *contactProjection) mprgp() bool {
+	op, f, tol := cp.op, cp.f, cp.tol
 	m := op.m
-	alpha, v := s.alpha, s.v
-	sd, isd := s.sd, s.isd
+	alpha, v := cp.alpha, cp.v
+	sd, isd := cp.sd, cp.isd
 	for k := 0; k < m; k++ {
 		if d := op.g[6*k]; d > 0 {
 			sd[k] = math.Sqrt(d)
@@ -39,23 +40,23 @@ func (s *Solver) mprgpContact(f []float64, tol float64) bool {
 			alpha[k] = 0
 		}
 	}
-	g, p, q, u := s.r, s.p, s.q, s.u
+	g, p, q, u := cp.r, cp.p, cp.q, cp.u
 	op.velocity(alpha, f, v)
-	s.mprgpGradient(g)
+	cp.mprgpGradient(g)
 	step := 0.0 // expansion step length ᾱ, estimated when first needed
-	budget := mprgpBudget*m + 2000
+	budget := mprgpBudget*m + mprgpExtra
 	newDir := true
 	pq := 0.0
 	for it := 0; it < budget; it++ {
-		if s.mprgpError(g) <= 0.5*tol {
+		if cp.mprgpError(g) <= 0.5*tol {
 			// Confirm with the gradient recomputed from the velocity.
-			s.mprgpGradient(g)
-			if s.contactError(v) <= tol {
+			cp.mprgpGradient(g)
+			if cp.lcpError() <= tol {
 				return true
 			}
 			newDir = true
 		} else if it%mprgpRefresh == mprgpRefresh-1 {
-			s.mprgpGradient(g)
+			cp.mprgpGradient(g)
 			newDir = true
 		}
 		// Proportionality: ‖β‖² ≤ Γ² φ̃ᵀφ.
@@ -84,12 +85,12 @@ func (s *Solver) mprgpContact(f []float64, tol float64) bool {
 					p[k] = g[k]
 				}
 			}
-			dAd := s.mprgpProduct(p, q, u)
+			dAd := cp.mprgpProduct(p, q, u)
 			if !(dAd > 0) {
 				return false
 			}
 			a := beta2 / dAd // gᵀd = ‖β‖²
-			s.mprgpMove(a, p, q, u, g)
+			cp.mprgpMove(a, p, q, u, g)
 			newDir = true
 			continue
 		}
@@ -100,13 +101,13 @@ func (s *Solver) mprgpContact(f []float64, tol float64) bool {
 					p[k] = g[k]
 				}
 			}
-			pq = s.mprgpProduct(p, q, u)
+			pq = cp.mprgpProduct(p, q, u)
 			newDir = false
 		}
 		if !(pq > 0) {
 			newDir = true
 			if phiRed == 0 {
-				return s.contactError(v) <= tol
+				return cp.lcpError() <= tol
 			}
 			continue
 		}
@@ -126,7 +127,7 @@ func (s *Solver) mprgpContact(f []float64, tol float64) bool {
 		}
 		if acg <= af {
 			// Conjugate gradient step on the face.
-			s.mprgpMove(acg, p, q, u, g)
+			cp.mprgpMove(acg, p, q, u, g)
 			num := 0.0
 			for k := 0; k < m; k++ {
 				if isd[k] != 0 && alpha[k] > 0 {
@@ -141,13 +142,13 @@ func (s *Solver) mprgpContact(f []float64, tol float64) bool {
 				}
 				p[k] = phi - gamma*p[k]
 			}
-			pq = s.mprgpProduct(p, q, u)
+			pq = cp.mprgpProduct(p, q, u)
 			continue
 		}
 		// Expansion: move to the first bound, then a projected step along the free gradient.
-		s.mprgpMove(af, p, q, u, g)
+		cp.mprgpMove(af, p, q, u, g)
 		if step == 0 {
-			step = 1 / s.mprgpNorm(p, q, u)
+			step = 1 / cp.mprgpNorm(p, q, u)
 		}
 		for k := 0; k < m; k++ {
 			if isd[k] == 0 {
@@ -164,35 +165,35 @@ func (s *Solver) mprgpContact(f []float64, tol float64) bool {
 				alpha[k] = ny * isd[k]
 			}
 		}
-		s.st.ContactCG++
-		s.mprgpGradient(g)
+		cp.work.CG++
+		cp.mprgpGradient(g)
 		newDir = true
 	}
 	op.velocity(alpha, f, v)
-	return s.contactError(v) <= tol
+	return cp.lcpError() <= tol
 }
 
-// mprgpGradient sets g to the scaled gradient w_k/√A_kk at s.v.
-func (s *Solver) mprgpGradient(g []float64) {
-	op := &s.op
+// mprgpGradient sets g to the scaled gradient w_k/√A_kk at cp.v.
+func (cp *contactProjection) mprgpGradient(g []float64) {
+	op := cp.op
 	for k := 0; k < op.m; k++ {
-		if s.isd[k] == 0 {
+		if cp.isd[k] == 0 {
 			g[k] = 0
 			continue
 		}
-		g[k] = (op.rowDot(k, 0, s.v) + op.bEff[k]) * s.isd[k]
+		g[k] = (op.rowDot(k, 0, cp.v) + op.bEff[k]) * cp.isd[k]
 	}
 }
 
 // mprgpError returns the LCP residual max_k |min(A_kk α_k, w_k)| from the scaled gradient g.
-func (s *Solver) mprgpError(g []float64) float64 {
+func (cp *contactProjection) mprgpError(g []float64) float64 {
 	worst := 0.0
 	for k, gk := range g {
-		if s.isd[k] == 0 {
+		if cp.isd[k] == 0 {
 			continue
 		}
-		w := gk * s.sd[k]
-		e := math.Abs(min(s.alpha[k]*s.sd[k]*s.sd[k], w))
+		w := gk * cp.sd[k]
+		e := math.Abs(min(cp.alpha[k]*cp.sd[k]*cp.sd[k], w))
 		if !(e <= worst) {
 			worst = e
 		}
@@ -201,50 +202,50 @@ func (s *Solver) mprgpError(g []float64) float64 {
 }
 
 // mprgpProduct sets q = Ãp and u = M⁻¹N D^{-1/2} p, and returns pᵀÃp.
-func (s *Solver) mprgpProduct(p, q, u []float64) float64 {
-	op := &s.op
+func (cp *contactProjection) mprgpProduct(p, q, u []float64) float64 {
+	op := cp.op
 	clear(u)
 	for k := 0; k < op.m; k++ {
 		if p[k] != 0 {
-			op.addW(k, 0, p[k]*s.isd[k], u)
+			op.addW(k, 0, p[k]*cp.isd[k], u)
 		}
 	}
 	pq := 0.0
 	for k := 0; k < op.m; k++ {
 		q[k] = 0
-		if s.isd[k] != 0 {
-			q[k] = op.rowDot(k, 0, u) * s.isd[k]
+		if cp.isd[k] != 0 {
+			q[k] = op.rowDot(k, 0, u) * cp.isd[k]
 		}
 		pq += p[k] * q[k]
 	}
-	s.st.ContactCG++
+	cp.work.CG++
 	return pq
 }
 
 // mprgpMove takes the step y ← y − a p, with q = Ãp and u the matching velocity change, keeping
-// s.v and g; impulses that land within rounding of zero are set to zero.
-func (s *Solver) mprgpMove(a float64, p, q, u, g []float64) {
+// cp.v and g; impulses that land within rounding of zero are set to zero.
+func (cp *contactProjection) mprgpMove(a float64, p, q, u, g []float64) {
 	for k := range p {
 		if p[k] == 0 {
 			continue
 		}
-		y := s.alpha[k]*s.sd[k] - a*p[k]
+		y := cp.alpha[k]*cp.sd[k] - a*p[k]
 		if y <= 1e-15*a*math.Abs(p[k]) {
 			y = 0
 		}
-		s.alpha[k] = y * s.isd[k]
+		cp.alpha[k] = y * cp.isd[k]
 		g[k] -= a * q[k]
 	}
-	axpy(-a, u, s.v)
+	axpy(-a, u, cp.v)
 }
 
 // mprgpNorm estimates ‖Ã‖ by power iteration (a lower bound that is within a few per cent after
 // mprgpPowerIters products on these matrices), using p, q and u as scratch.
-func (s *Solver) mprgpNorm(p, q, u []float64) float64 {
-	m := s.op.m
+func (cp *contactProjection) mprgpNorm(p, q, u []float64) float64 {
+	m := cp.op.m
 	for k := 0; k < m; k++ {
 		p[k] = 0
-		if s.isd[k] != 0 {
+		if cp.isd[k] != 0 {
 			p[k] = 1
 		}
 	}
@@ -257,7 +258,7 @@ func (s *Solver) mprgpNorm(p, q, u []float64) float64 {
 		for k := 0; k < m; k++ {
 			p[k] /= nrm
 		}
-		s.mprgpProduct(p, q, u)
+		cp.mprgpProduct(p, q, u)
 		lam = max(lam, math.Sqrt(dot(q[:m], q[:m])))
 		copy(p[:m], q[:m])
 	}

@@ -27,6 +27,9 @@ type operator struct {
 	// rigid marks the blocks whose M⁻¹ has a rigid body's pattern (see isRigidPattern), for
 	// which compile uses an unrolled product.
 	rigid []bool
+	// blocks are the Delassus matrix's off-diagonal 3×3 blocks, gathered on demand by the
+	// incomplete Cholesky factors and kept for the rest of the solve.
+	blocks delassusCoupling
 }
 
 type sideRef struct {
@@ -37,6 +40,7 @@ type sideRef struct {
 func (o *operator) compile(p *Problem) {
 	m := len(p.contacts)
 	o.m, o.ndof = m, p.ndof
+	o.blocks.invalidate()
 	o.sides = growRefs(o.sides, 2*m)
 	o.rows = p.rows
 	o.w = growF(o.w, len(p.rows))

@@ -6,7 +6,7 @@ package solver
 // number of sweeps (Options.PGSIters), warm-started from the problem's warm impulses. It gives no
 // accuracy guarantee: the contact constraints hold only as far as the sweeps converged, and the
 // box admits friction up to √2 μα.
-func (s *Solver) solvePGS(p *Problem) {
+func (s *Solver) solvePGS() {
 	op := &s.op
 	v := s.v
 	alpha, f := s.alpha, s.f

@@ -11,6 +11,8 @@ import "math"
 // without regularisation. Dense: O(m²) memory and O(|C|³) work per step, for small islands and as
 // the reference solution of the contact projection.
 
+// pivotBuffers is the pivoting reference's workspace: the dense Delassus matrix and the
+// clamped set.
 type pivotBuffers struct {
 	a, sub       []float64 // m×m Delassus matrix, |C|×|C| scratch
 	c, w, df, dw []float64
@@ -26,11 +28,9 @@ const (
 	pivReleased
 )
 
-// denseDelassus fills s.pv.a with A = NᵀM⁻¹N (m×m).
-func (s *Solver) denseDelassus() {
-	op := &s.op
+// denseDelassus fills pv.a with op's A = NᵀM⁻¹N (m×m).
+func (pv *pivotBuffers) denseDelassus(op *operator) {
 	m := op.m
-	pv := &s.pv
 	pv.a = growF(pv.a, m*m)
 	a := pv.a
 	for k := 0; k < m; k++ {
@@ -55,14 +55,14 @@ func (s *Solver) denseDelassus() {
 	}
 }
 
-// pivotContact solves P_C for f exactly by pivoting, writing s.alpha. It reports success; on
+// pivotProject solves the bound projection exactly by pivoting, writing α. It reports success; on
 // failure (step limit or an unbounded direction, which a feasible problem never produces) it
 // leaves the best α found, clipped to α ≥ 0.
-func (s *Solver) pivotContact(f []float64) bool {
-	op := &s.op
+func (cp *contactProjection) pivotProject() bool {
+	op, f := cp.op, cp.f
 	m := op.m
-	pv := &s.pv
-	s.denseDelassus()
+	pv := &cp.pivot
+	pv.denseDelassus(op)
 	pv.c = growF(pv.c, m)
 	pv.w = growF(pv.w, m)
 	pv.df = growF(pv.df, m)
@@ -77,15 +77,15 @@ func (s *Solver) pivotContact(f []float64) bool {
 	}
 	pv.state = pv.state[:m]
 	pv.cl = pv.cl[:0]
-	op.velocity(nil, f, s.v)
-	alpha, w, a := s.alpha, pv.w, pv.a
+	op.velocity(nil, f, cp.v)
+	alpha, w, a := cp.alpha, pv.w, pv.a
 	for k := 0; k < m; k++ {
-		pv.c[k] = op.rowDot(k, 0, s.v) + op.bEff[k]
+		pv.c[k] = op.rowDot(k, 0, cp.v) + op.bEff[k]
 		w[k] = pv.c[k]
 		alpha[k] = 0
 		pv.state[k] = pivUnseen
 	}
-	tol := 0.1 * s.opts.ContactTol * s.scale
+	tol := 0.1 * cp.relTol * op.scale
 	maxSteps := 20*m + 100
 	steps := 0
 	ok := true
@@ -101,12 +101,12 @@ func (s *Solver) pivotContact(f []float64) bool {
 		}
 		for {
 			steps++
-			s.st.ContactPivots++
+			cp.work.Pivots++
 			if steps > maxSteps {
 				ok = false
 				break
 			}
-			s.pivotDirection(d)
+			pv.direction(m, d)
 			// Largest step keeping α_C ≥ 0 and w_NC ≥ 0, up to w_d = 0.
 			step, j := math.Inf(1), -1
 			if pv.dw[d] > 1e-12*a[d*m+d] {
@@ -170,10 +170,8 @@ func (s *Solver) pivotContact(f []float64) bool {
 	return ok
 }
 
-// pivotDirection sets df (1 at d, A_CC⁻¹(−A_Cd) on C, 0 elsewhere) and dw = A df.
-func (s *Solver) pivotDirection(d int) {
-	pv := &s.pv
-	m := s.op.m
+// direction sets df (1 at d, A_CC⁻¹(−A_Cd) on C, 0 elsewhere) and dw = A df, for the m×m A.
+func (pv *pivotBuffers) direction(m, d int) {
 	a := pv.a
 	clear(pv.df)
 	pv.df[d] = 1

@@ -20,7 +20,7 @@ type Block struct {
 }
 
 // Contact is one contact point between body A and body B, with the normal n̂ pointing from A to B
-// (DESIGN.md, "The formulation"). BodyA or BodyB is -1 when that side is static or kinematic: it
+// (docs/architecture.md, Sign conventions). BodyA or BodyB is -1 when that side is static or kinematic: it
 // then has no Jacobian block, and its known velocity must be folded into B by the caller:
 // B += n̂ᵀ(velocity of the kinematic point on B's side) − n̂ᵀ(velocity of the kinematic point on
 // A's side), i.e. the term n̂ᵀΓ q̇ would contribute from that body.
@@ -28,7 +28,7 @@ type Contact struct {
 	BodyA, BodyB int
 
 	// B is the constant term b_k of the contact constraint n_kᵀq̇ + b_k ≥ 0 (0 in the paper;
-	// −max(φ,0)/h for speculative contacts; plus the kinematic side's normal velocity).
+	// +φ/h for a speculative contact with gap φ > 0; plus the kinematic side's normal velocity).
 	B float64
 	// Mu is the friction coefficient μ_k ≥ 0.
 	Mu float64

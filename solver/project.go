@@ -20,7 +20,7 @@ func (s *Solver) ProjectContact(p *Problem, friction []float64, res *Result) err
 	s.prepare(p)
 	s.st.Method = "contact-projection"
 	copy(s.f, friction)
-	s.projectContact(s.f)
+	s.projectContact(s.f, false)
 	s.finish(res, start)
 	return nil
 }
@@ -43,7 +43,7 @@ func (s *Solver) ProjectFriction(p *Problem, alpha []float64, res *Result) error
 	s.prepare(p)
 	s.st.Method = "friction-projection"
 	copy(s.alpha, alpha)
-	s.st.FrictionSweeps, _ = s.projectFriction(s.f, s.opts.FrictionTol*s.scale, s.opts.FrictionMaxSweeps, time.Time{})
+	s.projectFriction(s.f, s.opts.FrictionTol*s.op.scale, time.Time{})
 	s.finish(res, start)
 	return nil
 }

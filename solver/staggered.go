@@ -5,225 +5,328 @@ import (
 	"time"
 )
 
-// solveSP runs Staggered Projections (paper Algorithm 1) from the warm start f⁰ in s.f:
-// alternate the contact projection (line 5) and the friction projection (line 6), measure rel_err
-// (eq. 28) and the residual (eq. 29), cache the best iterate (lines 9–12), stop at ε, MaxIters or
-// the time budget, and finish with a contact projection using the kept friction impulse (line 16),
-// so that the returned velocity is contact-exact whether or not friction converged (§7). The
-// fixed-point map is optionally Anderson-accelerated (anderson.go).
+// Staggered Projections, paper Algorithm 1: from the warm start f⁰, alternate the contact
+// projection (line 5) and the friction projection (line 6), measure rel_err (eq. 28) and the
+// residual (eq. 29), keep the best iterate (lines 9–12), stop at ε, MaxIters or the time budget,
+// and finish with a contact projection for the kept friction impulse (line 16), so that the
+// returned velocity is contact-exact whether or not friction converged (§7). Around that loop
+// stand named policies, each a function below:
+//
+//   - inexact subsequences (frictionTolerance): until the loop nears its fixed point, the friction
+//     projection is solved only to a fraction of the previous subsequence's largest velocity
+//     change (a forcing term, as in inexact Newton methods); an iterate that meets ε that way is
+//     finished to full accuracy and measured again (finishLoose);
+//   - Anderson acceleration of the fixed-point map (anderson.go) and, after a poor warm start, a
+//     probe of the map at f = 0 (nextInput);
+//   - the joint sticking solve (joint.go), tried after a first subsequence that missed ε and after
+//     an iterate that met ε without being exact, then certified by the next subsequence
+//     (polishing, in stopEarlier);
+//   - sharpening (Options.Sharpen): with every loaded contact sliding, run on past ε while rel_err
+//     keeps falling (afterConvergence);
+//   - graceful degradation: the time budget, and the repair or settling of the final answer
+//     (finalProjection, dissipate.go).
 //
 // Two deliberate readings of Algorithm 1: MaxIters counts subsequences actually run (line 4's
 // "i < max_iters" would run max_iters−1), and an iterate that meets ε is kept even if an earlier
 // one had a smaller eq. 29 residual (it is the one the stopping test certified).
-// zeroProbe is the first-iteration rel_err above which the warm start is complemented by a
-// probe of the map at f = 0.
+
+// zeroProbe is the first-iteration rel_err above which the warm start is complemented by a probe
+// of the map at f = 0.
 const zeroProbe = 1e-2
 
 // looseTol (times the problem's velocity scale) is the tolerance of the staggered loop's first
 // friction projection, forcing the fraction of a subsequence's largest velocity change to which
-// the next one's friction projection is solved, until rel_err falls below tightenAt·ε.
+// the next one's friction projection is solved, until rel_err falls below tightenAt·ε. Inexact
+// contact projections cost more iterations than they save, so the contact projection stays exact.
 const (
 	looseTol  = 1e-6
 	forcing   = 0.01
 	tightenAt = 100 // rel_err, in units of ε, below which the projections are full-accuracy
 )
 
-func (s *Solver) solveSP(p *Problem, start time.Time) {
-	op := &s.op
-	m := op.m
-	if m == 0 {
+// loopState is the staggered loop's state between subsequences: the accuracy policy, the kept
+// iterate's figures, and the polishing and sharpening phases.
+type loopState struct {
+	maxIters int
+	deadline time.Time // zero: no time budget
+	joint    bool      // the joint sticking solve may be tried
+	// warm: f⁰ ≠ 0, so the first friction projection is full-accuracy (a warm start is expected
+	// near the fixed point); tight: every friction projection is full-accuracy from here on.
+	warm, tight bool
+	ftol, loose float64 // full accuracy FrictionTol·scale; the inexact projections' tolerance
+	minRes      float64 // the kept iterate's eq. 29 residual
+	relErr      float64 // eq. 28 of the last iterate measured (or of the one kept, on exit)
+	// bestExact: the kept α is the exact contact projection of the kept f, so line 16 is skipped.
+	bestExact bool
+	// polishing: the iterate before this one met ε (rel_err polishRel) and was replaced by a
+	// joint candidate, kept only if this subsequence measures it at least as converged;
+	// jointBefore is Stats.JointAccepted before the candidate.
+	polishing, jointBefore bool
+	polishRel              float64
+	// sharpening: an iterate met ε with every loaded contact sliding and the loop ran on;
+	// sharpenRel is the rel_err of the last iterate that met ε, which is kept.
+	sharpening            bool
+	sharpenRel            float64
+	lastIter, lastContact time.Duration
+}
+
+// iterateFigures are what a subsequence measures of its iterate (line 7–8).
+type iterateFigures struct {
+	contactExact bool // the contact projection held to ContactTol
+	// res is eq. 29; rr and xx the kinetic norms ‖D(g−x)‖² and ‖Dx‖²; rmax the largest velocity
+	// change of the update; relErr eq. 28.
+	res, rr, xx, rmax, relErr float64
+	converged                 bool
+}
+
+// convergenceAction is what the loop does after an iterate that may have met ε.
+type convergenceAction int
+
+const (
+	goOn    convergenceAction = iota // next subsequence
+	restart                          // a joint candidate replaced the iterate: next subsequence now
+	stop                             // the answer is found
+)
+
+// solveSP runs Algorithm 1 on the prepared problem from the warm start in (s.alpha, s.f), with at
+// most maxIters subsequences and the joint sticking solve if joint.
+func (s *Solver) solveSP(start time.Time, maxIters int, joint bool) {
+	if s.op.m == 0 {
 		s.st.Converged = true
 		return
 	}
-	var deadline time.Time
-	if s.opts.TimeBudget > 0 {
-		deadline = start.Add(s.opts.TimeBudget)
-	}
-	x, g := s.x, s.f
-	copy(x, s.f) // f⁰
-	copy(s.fBest, x)
-	copy(s.alphaBest, s.alpha)
-	s.aa.reset(s.opts.Anderson, 2*m, op.ndof)
-	minRes := math.Inf(1)
-	ftol := s.opts.FrictionTol * s.scale
-	relErr := math.Inf(1)
-	// Inexact subsequences: until the loop nears its fixed point, the friction projection is solved
-	// only to a tenth of the previous subsequence's largest velocity change (a forcing term, as in
-	// inexact Newton methods), and never more loosely than looseTol. An iterate that meets ε with a
-	// loose projection is accepted only if, its projection finished to FrictionTol, it is a fixed
-	// point to working accuracy; otherwise the loop runs on with full-accuracy projections. The contact projection stays exact: inexact ones cost more iterations than they
-	// save (BENCHMARKS.md).
-	// A warm start is expected to be near the fixed point: its first projection is full-accuracy.
-	tight, warm := false, false
-	for _, fk := range x {
-		if fk != 0 {
-			warm = true
-			break
-		}
-	}
-	loose := looseTol * s.scale
-	// polishing: the iterate before this one met ε and was replaced by a joint candidate, to be
-	// kept only if this subsequence measures it at least as converged (rel_err ≤ polishRel).
-	polishing, polishRel, jointBefore := false, 0.0, false
-	joint := s.opts.Joint && !s.noJoint
-	var lastIter, lastContact time.Duration
-	// sharpening: an iterate met ε with every loaded contact sliding and the loop ran on
-	// (Options.Sharpen); sharpenRel is the rel_err of the last iterate that met ε, which is kept.
-	sharpening, sharpenRel := false, math.Inf(1)
-	for i := 1; i <= s.opts.MaxIters; i++ {
+	l := s.startLoop(start, maxIters, joint)
+	for i := 1; i <= l.maxIters; i++ {
 		itStart := time.Now()
-		ft := ftol
-		if !tight && !(warm && i == 1) {
-			ft = max(ftol, loose)
-		}
-		// Line 5: Nα^i ← P_C(−Mq̇ᴾ − f^{i−1}).
-		s.warmContact = i > 1 || s.warmAlpha
-		if i == 2 || !s.warmContact {
-			// A cold start, and every projection after the first: see icNarrowShift.
-			s.icContact.useNarrow()
-		}
-		contactOK := s.projectContact(x)
-		lastContact = time.Since(itStart)
-		// Line 6: f^i ← P_F(α^i)(−Mq̇ᴾ − Nα^i), warm-started from f^{i−1}.
-		copy(g, x)
-		var fdl time.Time
-		if !deadline.IsZero() {
-			fdl = deadline.Add(-2 * lastContact)
-		}
-		sweeps, cut := s.projectFriction(g, ft, s.opts.FrictionMaxSweeps, fdl)
-		s.st.FrictionSweeps += sweeps
-		s.st.Iterations = i
-		if cut {
-			// The budget ran out inside the friction projection: g is not an iterate of the map,
-			// and projecting contact for it would cost a full projection more. Keep the best
-			// iterate so far; in the first subsequence that is the warm start f⁰, whose α was
-			// just projected exactly.
-			if s.st.BestIter == 0 {
-				copy(s.fBest, x)
-				copy(s.alphaBest, s.alpha)
-			}
-			s.st.BudgetHit = true
+		it, ok := s.subsequence(&l, i, itStart) // lines 5–8
+		if !ok || s.stopEarlier(&l, it) {
 			break
 		}
-		res, rr, xx, rmax, rel := s.measure(x, g, ftol)
-		relErr = rel
-		if !isFinite(res) || !isFinite(rr) {
-			break // numeric failure: keep the best iterate
-		}
-		converged := relErr <= s.opts.Epsilon
-		if converged && ft > ftol {
-			// Met ε with a loose friction projection: finish that projection to full accuracy
-			// and measure again; from here on every projection is full-accuracy.
-			tight = true
-			sweeps, _ = s.projectFriction(g, ftol, s.opts.FrictionMaxSweeps, fdl)
-			s.st.FrictionSweeps += sweeps
-			res, rr, xx, rmax, relErr = s.measure(x, g, ftol)
-			if !isFinite(res) || !isFinite(rr) {
-				break
-			}
-			// Accept at once only a fixed point to working accuracy (as a converged warm start
-			// is); otherwise run on with full-accuracy projections, which the stopping test
-			// then certifies.
-			converged = rmax <= ftol
-		}
-		loose = min(loose, forcing*rmax)
-		if relErr <= tightenAt*s.opts.Epsilon {
-			tight = true // near the fixed point: full-accuracy projections from here
-		}
-		if polishing && relErr > polishRel {
-			// The candidate was no better: keep the iterate that met ε before it.
-			s.st.Converged = true
-			s.st.JointAccepted = jointBefore
-			relErr = polishRel
-			break
-		}
-		if sharpening && converged && !(relErr < sharpenRel) {
-			// Met ε again but no sharper: keep the iterate that met ε before this one.
-			s.st.Converged = true
-			relErr = sharpenRel
-			break
-		}
-		// While sharpening, the kept iterate is the last one that met ε: an iterate that misses
-		// it (Anderson's steps are not monotone) does not replace it, whatever its residual.
-		if res < minRes && !sharpening || converged {
-			minRes = res
-			copy(s.fBest, g)
-			copy(s.alphaBest, s.alpha)
-			s.st.BestIter = i
-			// α^i was projected for x; it is also the exact projection for g when g = x or when the
-			// LCP still holds at (α^i, g) — then the final projection is skipped, which matters
-			// with redundant contacts, whose α it could redistribute under a fixed friction.
-			s.bestExact = contactOK && (bitsEqual(g, x) || s.contactError(s.v) <= s.opts.ContactTol*s.scale)
-			s.st.Residual = res
-		}
-		if converged && !polishing && relErr > 0 && joint && i < s.opts.MaxIters && s.jointStick(g, x) {
-			// Met ε but not exactly: the joint sticking candidate is the exact fixed point if the
-			// sets are right; one more subsequence certifies it (or the kept iterate stands).
-			polishing, polishRel, jointBefore = true, relErr, s.st.JointAccepted
-			s.st.JointAccepted = true
-			s.aa.reset(s.opts.Anderson, 2*m, op.ndof)
+		s.keepBest(&l, i, it) // lines 9–12
+		action := s.afterConvergence(&l, i, &it)
+		if action == restart {
 			continue
 		}
-		if converged && s.opts.Sharpen && relErr > 0 && relErr < sharpenRel && i < s.opts.MaxIters && s.allSliding(g) {
-			// Met ε with every loaded contact sliding: run on while rel_err keeps falling (Options.Sharpen).
-			sharpening, sharpenRel = true, relErr
-			converged = false
-		}
-		if converged {
-			s.st.Converged = true
+		if action == stop || i == l.maxIters {
 			break
 		}
-		if i == s.opts.MaxIters {
-			break
-		}
-		if s.aa.next(x, g, rr) {
-			s.st.AndersonResets++
-		}
-		if i == 1 && joint && s.jointStick(g, x) {
-			// A feasible joint sticking candidate replaces the next iterate; the mixing history
-			// no longer describes the sequence.
-			s.st.JointAccepted = true
-			s.aa.reset(s.opts.Anderson, 2*m, op.ndof)
-		} else if i == 1 && relErr > zeroProbe && xx > 0 && s.opts.Anderson > 0 {
-			// The warm start looks poor (typically: last step's friction opposed motion that has
-			// since stopped). Evaluate the map at f = 0 next, so that the accelerated sequence can
-			// mix the warm and the cold start.
-			clear(x)
-		}
-		lastIter = time.Since(itStart)
-		if !deadline.IsZero() && time.Now().Add(lastIter+lastContact).After(deadline) {
+		s.nextInput(&l, i, it)
+		l.lastIter = time.Since(itStart)
+		if !l.deadline.IsZero() && time.Now().Add(l.lastIter+l.lastContact).After(l.deadline) {
 			s.st.BudgetHit = true
 			break
 		}
 	}
-	if sharpening && !s.st.Converged {
+	if l.sharpening && !s.st.Converged {
 		// Stopped (MaxIters, time budget, numeric failure) while sharpening: the kept iterate
 		// met ε.
 		s.st.Converged = true
-		relErr = sharpenRel
+		l.relErr = l.sharpenRel
 	}
-	s.st.RelErr = relErr
-	// Lines 15–17: f^{t+1} ← f*, α^{t+1} ← P_C(−Mq̇ᴾ − f^{t+1}), warm from the kept α.
-	if s.st.BestIter > 0 && s.bestExact {
-		// The kept friction impulse is bit-identical to the one its α was projected with: that α
-		// is already the exact P_C of it.
-		copy(s.f, s.fBest)
-		copy(s.alpha, s.alphaBest)
+	s.st.RelErr = l.relErr
+	s.finalProjection(&l) // lines 15–17
+}
+
+// startLoop sets up the loop: f⁰ is copied to the map's input x and kept as the best iterate.
+func (s *Solver) startLoop(start time.Time, maxIters int, joint bool) loopState {
+	m := s.op.m
+	l := loopState{maxIters: maxIters, joint: joint, minRes: math.Inf(1), relErr: math.Inf(1), sharpenRel: math.Inf(1)}
+	if s.opts.TimeBudget > 0 {
+		l.deadline = start.Add(s.opts.TimeBudget)
+	}
+	copy(s.x, s.f)
+	copy(s.fBest, s.x)
+	copy(s.alphaBest, s.alpha)
+	s.accel.reset(s.opts.Anderson, 2*m, s.op.ndof)
+	l.ftol = s.opts.FrictionTol * s.op.scale
+	for _, fk := range s.x {
+		if fk != 0 {
+			l.warm = true
+			break
+		}
+	}
+	l.loose = looseTol * s.op.scale
+	return l
+}
+
+// subsequence runs lines 5–8 for iteration i: the contact projection for the map's input x, the
+// friction projection into s.f warm-started from x, and the measures of the iterate. It reports
+// false when the loop must stop at once: the time budget ran out inside the friction projection,
+// or a measure came out non-finite (the best iterate so far is kept).
+func (s *Solver) subsequence(l *loopState, i int, itStart time.Time) (iterateFigures, bool) {
+	var it iterateFigures
+	ft := s.frictionTolerance(l, i)
+	// Line 5: Nα^i ← P_C(−Mq̇ᴾ − f^{i−1}).
+	warm := i > 1 || s.warmAlpha
+	if i == 2 || !warm {
+		s.contact.ic.useNarrow() // a cold start, and every projection after the first: see icNarrowShift
+	}
+	it.contactExact = s.projectContact(s.x, warm)
+	l.lastContact = time.Since(itStart)
+	// Line 6: f^i ← P_F(α^i)(−Mq̇ᴾ − Nα^i), warm-started from f^{i−1}.
+	copy(s.f, s.x)
+	var fdl time.Time
+	if !l.deadline.IsZero() {
+		fdl = l.deadline.Add(-2 * l.lastContact)
+	}
+	cut := s.projectFriction(s.f, ft, fdl)
+	s.st.Iterations = i
+	if cut {
+		// The budget ran out inside the friction projection: s.f is not an iterate of the map,
+		// and projecting contact for it would cost a full projection more. Keep the best iterate
+		// so far; in the first subsequence that is the warm start f⁰, whose α was just projected
+		// exactly.
+		if s.st.BestIter == 0 {
+			copy(s.fBest, s.x)
+			copy(s.alphaBest, s.alpha)
+		}
+		s.st.BudgetHit = true
+		return it, false
+	}
+	// Lines 7–8.
+	if !s.measure(l, &it) {
+		return it, false
+	}
+	it.converged = it.relErr <= s.opts.Epsilon
+	if it.converged && ft > l.ftol && !s.finishLoose(l, &it, fdl) {
+		return it, false
+	}
+	l.loose = min(l.loose, forcing*it.rmax)
+	if it.relErr <= tightenAt*s.opts.Epsilon {
+		l.tight = true // near the fixed point: full-accuracy projections from here
+	}
+	return it, true
+}
+
+// frictionTolerance is the inexact-subsequence policy: iteration i's friction projection is solved
+// to the loose tolerance until the loop is near its fixed point, except a warm start's first.
+func (s *Solver) frictionTolerance(l *loopState, i int) float64 {
+	if !l.tight && !(l.warm && i == 1) {
+		return max(l.ftol, l.loose)
+	}
+	return l.ftol
+}
+
+// finishLoose handles an iterate that met ε with a loose friction projection: the projection is
+// finished to full accuracy and the iterate measured again; from here on every projection is
+// full-accuracy. It is accepted at once only if it is a fixed point to working accuracy (as a
+// converged warm start is); otherwise the loop runs on, and the stopping test certifies a later
+// iterate. It reports false on a non-finite measure.
+func (s *Solver) finishLoose(l *loopState, it *iterateFigures, deadline time.Time) bool {
+	l.tight = true
+	s.projectFriction(s.f, l.ftol, deadline)
+	if !s.measure(l, it) {
+		return false
+	}
+	it.converged = it.rmax <= l.ftol
+	return true
+}
+
+// stopEarlier decides whether an earlier iterate stands as the answer: the one that met ε before
+// a joint candidate that this subsequence measures as less converged (polishing), or, while
+// sharpening, the one that met ε before an iterate that meets it again but no more sharply.
+func (s *Solver) stopEarlier(l *loopState, it iterateFigures) bool {
+	switch {
+	case l.polishing && it.relErr > l.polishRel:
+		s.st.Converged = true
+		s.st.JointAccepted = l.jointBefore
+		l.relErr = l.polishRel
+		return true
+	case l.sharpening && it.converged && !(it.relErr < l.sharpenRel):
+		s.st.Converged = true
+		l.relErr = l.sharpenRel
+		return true
+	}
+	return false
+}
+
+// keepBest is lines 9–12: the iterate is kept if its eq. 29 residual is the smallest so far, or
+// if it met ε. While sharpening, the kept iterate is the last one that met ε: an iterate that
+// misses it (Anderson's steps are not monotone) does not replace it, whatever its residual.
+func (s *Solver) keepBest(l *loopState, i int, it iterateFigures) {
+	if !(it.res < l.minRes && !l.sharpening || it.converged) {
 		return
 	}
+	l.minRes = it.res
+	copy(s.fBest, s.f)
+	copy(s.alphaBest, s.alpha)
+	s.st.BestIter = i
+	// α^i was projected for x; it is also the exact projection for f^i when f^i = x or when the
+	// LCP still holds at (α^i, f^i) — then the final projection is skipped, which matters with
+	// redundant contacts, whose α it could redistribute under a fixed friction.
+	l.bestExact = it.contactExact && (bitsEqual(s.f, s.x) || lcpError(&s.op, s.alpha, s.v) <= s.opts.ContactTol*s.op.scale)
+	s.st.Residual = it.res
+}
+
+// afterConvergence decides what follows an iterate: if it met ε without being exact and the joint
+// sticking solve finds a candidate, the candidate replaces it (restart, polishing); if it met ε
+// with every loaded contact sliding, the loop runs on to sharpen it (Options.Sharpen); otherwise a
+// converged iterate stops the loop.
+func (s *Solver) afterConvergence(l *loopState, i int, it *iterateFigures) convergenceAction {
+	more := i < l.maxIters
+	if it.converged && !l.polishing && it.relErr > 0 && l.joint && more && s.tryJoint() {
+		// One more subsequence certifies the candidate (or the kept iterate stands).
+		l.polishing, l.polishRel, l.jointBefore = true, it.relErr, s.st.JointAccepted
+		s.st.JointAccepted = true
+		s.accel.reset(s.opts.Anderson, 2*s.op.m, s.op.ndof)
+		return restart
+	}
+	if it.converged && s.opts.Sharpen && it.relErr > 0 && it.relErr < l.sharpenRel && more && s.allSliding(s.f) {
+		l.sharpening, l.sharpenRel = true, it.relErr
+		it.converged = false
+	}
+	if it.converged {
+		s.st.Converged = true
+		return stop
+	}
+	return goOn
+}
+
+// nextInput sets the map's next input x from its output (line 14): the Anderson-mixed step; after
+// the first subsequence a feasible joint candidate instead, or, when the warm start looks poor
+// (typically last step's friction opposing motion that has since stopped), the map's value at
+// f = 0, so that the accelerated sequence can mix the warm and the cold start.
+func (s *Solver) nextInput(l *loopState, i int, it iterateFigures) {
+	if s.accel.next(s.x, s.f, it.rr) {
+		s.st.AndersonResets++
+	}
+	if i != 1 {
+		return
+	}
+	if l.joint && s.tryJoint() {
+		// The mixing history no longer describes the sequence.
+		s.st.JointAccepted = true
+		s.accel.reset(s.opts.Anderson, 2*s.op.m, s.op.ndof)
+	} else if it.relErr > zeroProbe && it.xx > 0 && s.opts.Anderson > 0 {
+		clear(s.x)
+	}
+}
+
+// tryJoint builds the joint sticking candidate from the iterate (s.alpha, s.f); a feasible one
+// replaces s.alpha and the map's input s.x.
+func (s *Solver) tryJoint() bool {
+	ok, cg := s.joint.candidate(&s.op, s.alpha, s.f, s.x, s.v)
+	s.st.JointCG += cg
+	return ok
+}
+
+// finalProjection is lines 15–17: f^{t+1} ← f*, α^{t+1} ← P_C(−Mq̇ᴾ − f^{t+1}), warm from the kept
+// α; then an unconverged answer is made dissipative and a converged one whose friction does work
+// after the projection is settled (dissipate.go).
+func (s *Solver) finalProjection(l *loopState) {
 	copy(s.f, s.fBest)
 	copy(s.alpha, s.alphaBest)
-	s.warmContact = true
+	if s.st.BestIter > 0 && l.bestExact {
+		return // the kept α is already the exact P_C of the kept f
+	}
 	finalStart := time.Now()
-	s.projectContact(s.f)
+	s.projectContact(s.f, true)
 	switch {
 	case !s.st.Converged:
-		s.st.Repairs = s.makeDissipative(deadline, time.Since(finalStart))
+		s.st.Repairs = s.makeDissipative(l.deadline, time.Since(finalStart))
 	case s.opts.Settle && s.frictionDoesWork():
-		// Met ε, but the final projection moved α and friction now pushes along some slips.
-		s.settleFriction(s.opts.FrictionTol * s.scale)
+		s.settleFriction(s.opts.FrictionTol * s.op.scale)
 	}
-	s.warmContact = false
 }
 
 // bitsEqual reports whether a and b are identical element by element.
@@ -236,30 +339,33 @@ func bitsEqual(a, b []float64) bool {
 	return true
 }
 
-// measure returns, for the map's input x and output g = P_F(α)(…) with s.v at (α, g), the residual
-// of eq. 29, the kinetic norms ‖D(g−x)‖² and ‖Dx‖² and the largest velocity change (residualNorms),
-// and rel_err of eq. 28. An update that moves no velocity by more than ftol, the friction
-// projection's own tolerance, is a fixed point to working accuracy: rel_err 0 (this also makes
-// f = 0 ⇒ f = 0 exact, where eq. 28 is 0/0).
-func (s *Solver) measure(x, g []float64, ftol float64) (res, rr, xx, rmax, relErr float64) {
+// measure fills it with the measures of the map's input s.x and output s.f, with s.v at
+// (α, s.f): the residual of eq. 29, the kinetic norms and the largest velocity change
+// (anderson.residualNorms), and rel_err of eq. 28, which it also records in l. An update that
+// moves no velocity by more than the friction projection's own tolerance is a fixed point to
+// working accuracy: rel_err 0 (this also makes f = 0 ⇒ f = 0 exact, where eq. 28 is 0/0). It
+// reports false if a figure is not finite.
+func (s *Solver) measure(l *loopState, it *iterateFigures) bool {
 	op := &s.op
 	// Line 8: residual, eq. 29, at α^i and f^i (s.v = q̇ᴾ + M⁻¹(Nα^i + Df^i)).
+	res := 0.0
 	for k := 0; k < op.m; k++ {
 		if a := s.alpha[k]; a != 0 {
 			res += math.Abs(a * (op.rowDot(k, 0, s.v) + op.bEff[k]))
 		}
 	}
 	// Line 7: rel_err, eq. 28, in the kinetic metric M⁻¹ on generalized impulses.
-	rr, xx, rmax = s.residualNorms(x, g)
+	rr, xx, rmax := s.accel.residualNorms(op, s.x, s.f)
+	relErr := math.Inf(1)
 	switch {
-	case rmax <= ftol, xx <= 0 && rr == 0:
+	case rmax <= l.ftol, xx <= 0 && rr == 0:
 		relErr = 0
 	case xx > 0:
 		relErr = rr / xx
-	default:
-		relErr = math.Inf(1)
 	}
-	return res, rr, xx, rmax, relErr
+	it.res, it.rr, it.xx, it.rmax, it.relErr = res, rr, xx, rmax, relErr
+	l.relErr = relErr
+	return isFinite(res) && isFinite(rr)
 }
 
 // allSliding reports whether every loaded contact's friction f lies on the rim of its set: the
@@ -271,9 +377,28 @@ func (s *Solver) allSliding(f []float64) bool {
 		if a <= 0 || !(op.g[6*k] > 0) {
 			continue
 		}
-		if s.sticks(k, f[2*k], f[2*k+1]) {
+		if s.set.sticks(op.mu[k]*a, f[2*k], f[2*k+1]) {
 			return false
 		}
 	}
 	return true
+}
+
+// retryWithoutJoint solves again from p's warm start with the joint sticking solve off, after a
+// candidate led the loop to an answer whose friction does positive work. The retry gets what is
+// left of MaxIters and the same deadline; the statistics count both attempts.
+func (s *Solver) retryWithoutJoint(p *Problem, start time.Time) {
+	first := s.st
+	s.warmStart(p)
+	s.st = Stats{Method: s.opts.Method, Contacts: s.op.m, Scale: s.op.scale}
+	s.solveSP(start, s.opts.MaxIters-first.Iterations, false)
+	s.st.Iterations += first.Iterations
+	s.st.ContactSweeps += first.ContactSweeps
+	s.st.ContactCG += first.ContactCG
+	s.st.ContactPivots += first.ContactPivots
+	s.st.FrictionSweeps += first.FrictionSweeps
+	s.st.FrictionCG += first.FrictionCG
+	s.st.JointCG += first.JointCG
+	s.st.Fallbacks += first.Fallbacks
+	s.st.AndersonResets += first.AndersonResets
 }

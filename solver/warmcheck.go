@@ -12,9 +12,11 @@ import (
 // directly, from the problem's rows, and returns it when they hold; only when they do not does the
 // solve compile the operator and run the staggered loop.
 
-// setSlack is the relative tolerance on μ_kα_k within which a warm friction impulse counts as on
-// the boundary of its disc (and, above it, as still feasible).
-const setSlack = 1e-9
+// warmCheck is the warm-start check's workspace: the generalized impulse Jᵀλ of the warm start
+// and each contact's constant term with restitution.
+type warmCheck struct {
+	imp, bEff []float64
+}
 
 // acceptWarmStart reports whether p's warm start (α⁰, f⁰) is a fixed point of the staggered map
 // (paper eq. 26) to working accuracy, and if so writes it to res as the answer. The conditions,
@@ -35,11 +37,11 @@ func (s *Solver) acceptWarmStart(p *Problem, res *Result, start time.Time) bool 
 	m, n := len(p.contacts), p.ndof
 	s.alpha = growF(s.alpha, m)
 	s.f = growF(s.f, 2*m)
-	s.w = growF(s.w, m)
-	s.imp = growF(s.imp, n)
+	s.warm.bEff = growF(s.warm.bEff, m)
+	s.warm.imp = growF(s.warm.imp, n)
 	s.v = growF(s.v, n)
 	s.warmStart(p)
-	imp, bEff := s.imp, s.w
+	imp, bEff := s.warm.imp, s.warm.bEff
 	clear(imp)
 	// Pass 1: b_k with restitution, the velocity scale, and the generalized impulse Jᵀλ.
 	scale := 1.0
@@ -130,7 +132,7 @@ func (s *Solver) acceptWarmStart(p *Problem, res *Result, start time.Time) bool 
 		if a > 0 || w < 0 {
 			e = math.Abs(w)
 		}
-		if !(e <= tol) || !s.frictionOptimal(c.Mu*a, s.f[2*k], s.f[2*k+1], s1, s2, ftol) {
+		if !(e <= tol) || !s.set.optimal(c.Mu*a, s.f[2*k], s.f[2*k+1], s1, s2, ftol) {
 			return false
 		}
 		if e > worst {
@@ -150,7 +152,6 @@ func (s *Solver) acceptWarmStart(p *Problem, res *Result, start time.Time) bool 
 	copy(res.Alpha, s.alpha)
 	copy(res.Friction, s.f)
 	copy(res.Qdot, v)
-	s.scale = scale
 	s.st = Stats{
 		Method: MethodSP, Contacts: m, Scale: scale,
 		Iterations: 1, Converged: true, WarmExact: true,
@@ -159,24 +160,4 @@ func (s *Solver) acceptWarmStart(p *Problem, res *Result, start time.Time) bool 
 	s.st.Elapsed = time.Since(start)
 	res.Stats = s.st
 	return true
-}
-
-// frictionOptimal reports whether friction impulse (f1, f2) solves its contact's friction
-// sub-problem for radius rad = μ_kα_k at tangential velocity (s1, s2), to ftol (see
-// acceptWarmStart).
-func (s *Solver) frictionOptimal(rad, f1, f2, s1, s2, ftol float64) bool {
-	if !(rad > 0) {
-		return f1 == 0 && f2 == 0
-	}
-	g := s.gauge(f1, f2)
-	switch {
-	case g < rad*(1-setSlack):
-		return math.Abs(s1) <= ftol && math.Abs(s2) <= ftol // sticking: no slip
-	case s.opts.Friction != Disc || g > rad*(1+setSlack):
-		return false
-	}
-	// On the disc's boundary: the slip must oppose f.
-	u1, u2 := f1/g, f2/g
-	along, across := s1*u1+s2*u2, s2*u1-s1*u2
-	return along <= ftol && math.Abs(across) <= ftol
 }

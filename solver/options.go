@@ -1,0 +1,204 @@
+package solver
+
+import "time"
+
+// Method names a solver selectable in Options.Method.
+const (
+	// MethodSP is Staggered Projections (paper Algorithm 1), the default.
+	MethodSP = "sp"
+	// MethodPGS is projected Gauss–Seidel / sequential impulses with box friction and a fixed
+	// iteration count, the way ODE's quick step and Bullet solve contact. A baseline.
+	MethodPGS = "pgs"
+	// MethodLCP is the Stewart–Trinkle polyhedral LCP solved directly by Lemke's algorithm. A
+	// baseline for small problems; it returns a *SolveError rather than hang on large ones.
+	MethodLCP = "lcp"
+)
+
+// FrictionModel selects the friction set F(α).
+type FrictionModel int
+
+const (
+	// Pyramid is the paper's linearised Coulomb set (eq. 7, 23): d symmetric tangent samples,
+	// e_kᵀβ_k ≤ μ_k α_k, β_k ≥ 0 — in the tangent plane, the regular d-gon inscribed in the disc.
+	Pyramid FrictionModel = iota
+	// Disc is the exact isotropic Coulomb set ‖f_k‖ ≤ μ_k α_k (paper eq. 6; not used in the
+	// paper's solver).
+	Disc
+)
+
+// ContactSolver selects the sub-solver for the contact projection P_C.
+type ContactSolver int
+
+const (
+	// ContactAuto runs PGS-SM (below) with a small budget of conjugate-gradient iterations, about
+	// three per contact, and, if it has not converged, MPRGP from the same start; then, on small
+	// islands, the pivoting reference. PGS-SM is the faster on consistent problems (tall stacks,
+	// resting piles), MPRGP the one that cannot diverge. The default.
+	ContactAuto ContactSolver = iota
+	// ContactPGSSM is projected Gauss–Seidel sweeps finished by Jacobi-preconditioned conjugate
+	// gradients on the predicted active set, repeated until the LCP holds to ContactTol (course
+	// notes §3.2.6), falling back to ContactPivot on small islands if it stalls. Its
+	// clip-and-resolve loop can stall on nearly redundant contacts whose gap terms differ
+	// (BENCHMARKS.md).
+	ContactPGSSM
+	// ContactMPRGP is Dostál's MPRGP (mprgp.go) in Jacobi-scaled variables, after three projected
+	// Gauss–Seidel sweeps when cold: conjugate gradients on the free face with feasible step
+	// lengths, expansion and proportioning steps, monotone in the objective, so nearly redundant
+	// contacts cannot make it diverge. Falls back to ContactPivot on small islands if it stalls.
+	ContactMPRGP
+	// ContactPivot is Baraff's (1994) Dantzig-style principal pivoting on the dense Delassus
+	// matrix: exact in finitely many pivots, O(m³) and more; the reference, for small islands.
+	ContactPivot
+)
+
+// Options configure a Solver. The zero value of every field selects its default.
+type Options struct {
+	// Method is MethodSP (default), MethodPGS or MethodLCP.
+	Method string
+	// Friction is Pyramid (default, as in the paper) or Disc.
+	Friction FrictionModel
+	// Tangents is d, the number of tangent samples per contact for the pyramid and for MethodLCP
+	// (even, ≥ 4; default 8 as in the paper's Table 1).
+	Tangents int
+	// Epsilon is ε, the threshold on rel_err (paper eq. 28); default 1e-4.
+	Epsilon float64
+	// MaxIters bounds the number of staggered subsequences (contact then friction projection);
+	// default 50. Algorithm 1 always adds the final contact projection.
+	MaxIters int
+	// TimeBudget, if positive, bounds the wall time of one Solve: the staggered loop stops early
+	// and returns the best iterate, contact-exact (paper §7, graceful degradation). The repair that
+	// makes an unconverged answer's friction dissipative (dissipate.go) runs only while the budget
+	// lasts. The first and the final contact projections are not cut short (exactness comes
+	// first), so a budget below their cost is exceeded. The friction projection is given the
+	// budget less twice the last contact projection's time; if it is stopped there, its output is
+	// no iterate and is dropped: the answer carries the best complete iterate, or the warm start
+	// with its exact contact projection when none completed (no further projection is paid for).
+	TimeBudget time.Duration
+	// ContactSolver picks the contact projection's sub-solver (default ContactAuto).
+	ContactSolver ContactSolver
+	// ContactTol is the accuracy of the contact projection in velocity units relative to the
+	// problem's velocity scale max(1, max_k |n_kᵀq̇ᴾ + b_k|): every contact ends with
+	// min(A_kk α_k, w_k) within ContactTol·scale of zero. Default 1e-10.
+	ContactTol float64
+	// PivotLimit is the largest island (in contacts) on which the iterative sub-solvers fall back to the
+	// pivoting reference when it stalls; default 400.
+	PivotLimit int
+	// FrictionTol stops the friction projection's block Gauss–Seidel when no contact's tangential
+	// velocity changes by more than FrictionTol·scale in a sweep. Default 1e-9.
+	FrictionTol float64
+	// FrictionMaxSweeps bounds the friction projection's sweeps; default 2000.
+	FrictionMaxSweeps int
+	// Anderson is the depth of Anderson acceleration of the staggered fixed-point map, applied to
+	// the body-space friction impulse in the kinetic metric (docs/architecture.md, Anderson acceleration); 0 selects the default 5,
+	// a negative value disables it (the paper's plain loop).
+	Anderson int
+	// Joint enables the joint sticking solve (joint.go). The solve tries it when the first
+	// subsequence has not converged, and once more when an iterate meets ε without being an exact
+	// fixed point: it snaps structures held by friction (card houses, arches) onto their fixed
+	// point, where an ε-converged iterate's friction would do work and pump energy in step after
+	// step. An answer reached through it whose friction does positive work is discarded and the
+	// solve rerun without it. Off by default in the solver (the paper's loop, whose warm-start
+	// properties the tests check); the physics pipeline turns it on (physics.DefaultConfig).
+	Joint bool
+	// Settle re-solves, after the final contact projection of an answer that met ε, the friction
+	// of the contacts whose kept friction now pushes along their slip, and projects contact
+	// again (dissipate.go, settleFriction): without it such an answer can add an ε-sized fraction
+	// of the friction's work to the step's energy, millijoules on a forming pile. Off by default
+	// in the solver (the paper's loop: it moves converged answers, and a sliding tower's next
+	// warm step then takes 11 subsequences instead of 10); the physics pipeline turns it on.
+	Settle bool
+	// Sharpen runs the staggered loop on after an iterate meets ε while every loaded contact
+	// slides, for as long as rel_err keeps falling, until the update is a fixed point to working
+	// accuracy (no velocity moved by more than FrictionTol·scale) or MaxIters. With every contact
+	// sliding the fixed-point map is nearly affine and the Anderson-accelerated loop reaches that
+	// in a few more subsequences, whereas an ε-converged answer leaves up to ε of the friction
+	// impulse misdirected, which shows as a sliding box spinning about its normal and travelling a
+	// few parts in a million further than Coulomb's law lets it (the incline scene, BENCHMARKS.md).
+	// Off by default in the solver (the paper's loop); the physics pipeline turns it on.
+	Sharpen bool
+	// SkipWarmCheck turns off the check that returns a warm start which already satisfies both
+	// projections' optimality conditions as the answer, without projecting (warmcheck.go). The
+	// check makes a converged warm start nearly free (paper §6.4). The physics pipeline turns it
+	// off: there a resting island's warm start misses the conditions by a few ContactTol, the
+	// check's pass is then wasted, and the answers it does accept leave residuals that later steps
+	// pay for (BENCHMARKS.md).
+	SkipWarmCheck bool
+	// PGSIters is MethodPGS's fixed number of sweeps; default 50.
+	PGSIters int
+	// LCPMaxSize is MethodLCP's largest LCP dimension (contacts × (d+2)); default 2000.
+	LCPMaxSize int
+	// LCPMaxPivots bounds Lemke's pivots; default 50 × the LCP dimension.
+	LCPMaxPivots int
+}
+
+// GameOptions returns the configuration the physics pipeline ships with (physics.DefaultConfig):
+// Staggered Projections with the exact disc and the paper's defaults otherwise, plus the joint
+// sticking solve, the settling of converged friction and the sharpening of sliding islands, and
+// without the warm-start check. Each of those four options documents why it is off in the zero
+// value (the paper's plain loop) and on here. Tests that check the solver as games run it use this.
+func GameOptions() Options {
+	return Options{Method: MethodSP, Friction: Disc, Joint: true, Settle: true, Sharpen: true, SkipWarmCheck: true}
+}
+
+// Defaults of the zero-valued Options fields (paper Table 1 where it gives one).
+const (
+	defaultTangents          = 8
+	defaultEpsilon           = 1e-4
+	defaultMaxIters          = 50
+	defaultContactTol        = 1e-10
+	defaultPivotLimit        = 400
+	defaultFrictionTol       = 1e-9
+	defaultFrictionMaxSweeps = 2000
+	defaultAnderson          = 5
+	defaultPGSIters          = 50
+	defaultLCPMaxSize        = 2000
+)
+
+// withDefaults validates opts and fills in the defaults of its zero-valued fields.
+func (opts Options) withDefaults() (Options, error) {
+	if opts.Method == "" {
+		opts.Method = MethodSP
+	}
+	switch opts.Method {
+	case MethodSP, MethodPGS, MethodLCP:
+	default:
+		return opts, &InputError{Item: "problem", Index: -1, Field: "Options.Method", Reason: "must be \"sp\", \"pgs\" or \"lcp\""}
+	}
+	if opts.Tangents == 0 {
+		opts.Tangents = defaultTangents
+	}
+	if opts.Tangents < 4 || opts.Tangents%2 != 0 {
+		return opts, &InputError{Item: "problem", Index: -1, Field: "Options.Tangents", Reason: "must be even and ≥ 4"}
+	}
+	if opts.Friction != Pyramid && opts.Friction != Disc {
+		return opts, &InputError{Item: "problem", Index: -1, Field: "Options.Friction", Reason: "is unknown"}
+	}
+	if opts.Epsilon <= 0 {
+		opts.Epsilon = defaultEpsilon
+	}
+	if opts.MaxIters <= 0 {
+		opts.MaxIters = defaultMaxIters
+	}
+	if opts.ContactTol <= 0 {
+		opts.ContactTol = defaultContactTol
+	}
+	if opts.PivotLimit <= 0 {
+		opts.PivotLimit = defaultPivotLimit
+	}
+	if opts.FrictionTol <= 0 {
+		opts.FrictionTol = defaultFrictionTol
+	}
+	if opts.FrictionMaxSweeps <= 0 {
+		opts.FrictionMaxSweeps = defaultFrictionMaxSweeps
+	}
+	if opts.Anderson == 0 {
+		opts.Anderson = defaultAnderson
+	}
+	if opts.PGSIters <= 0 {
+		opts.PGSIters = defaultPGSIters
+	}
+	if opts.LCPMaxSize <= 0 {
+		opts.LCPMaxSize = defaultLCPMaxSize
+	}
+	return opts, nil
+}
