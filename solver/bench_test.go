@@ -123,6 +123,10 @@ func BenchmarkVariants(b *testing.B) {
 		{"pyramid20/sliding/warm/pyramid-d8", Options{Friction: Pyramid}, pyr, true, true},
 		{"pyramid20/sliding/cold/budget2ms", Options{Friction: Disc, TimeBudget: 2 * time.Millisecond}, pyr, true, false},
 		{"pyramid20/sliding/warm/budget2ms", Options{Friction: Disc, TimeBudget: 2 * time.Millisecond}, pyr, true, true},
+		{"wall12/resting/cold", Options{Friction: Disc}, func(p *Problem, s bool) { genPyramid(p, 12, s, 1) }, false, false},
+		{"spheres10/resting/cold/one-iteration", Options{Friction: Disc, MaxIters: 1}, func(p *Problem, s bool) { genSpherePile(p, 10, s, 1) }, false, false},
+		{"tower40/sliding/warm/game", GameOptions(), tower, true, true},
+		{"pyramid20/sliding/warm/game", GameOptions(), pyr, true, true},
 	}
 	for _, c := range cases {
 		b.Run(c.name, func(b *testing.B) { benchSolve(b, c.o, c.build, c.sliding, c.warm) })

@@ -120,15 +120,11 @@ func TestDelassusICSymmetricPositive(t *testing.T) {
 	}
 }
 
-// A cold 12-base wall takes 188 Jacobi-preconditioned CG iterations in its contact projection.
-// With the incomplete Cholesky restart after 20 of them and the shift 1e-2 it took 40; switched in
-// as soon as Jacobi scaling stalls, with the narrow shift, it takes 7. The projection stays exact
-// (checked independently).
-func TestColdWallContactCG(t *testing.T) {
+// A cold 12-base wall's contact projection switches to the incomplete Cholesky factor early; the
+// projection stays exact (checked independently). Its CG iterations are BenchmarkVariants'
+// wall12 row.
+func TestColdWallContactExact(t *testing.T) {
 	var p Problem
 	genPyramid(&p, 12, false, 1)
-	res := solveContactExact(t, "wall", &p, Options{Friction: Disc})
-	if res.Stats.ContactCG > 20 {
-		t.Errorf("contact CG iterations %d, want ≤ 20", res.Stats.ContactCG)
-	}
+	solveContactExact(t, "wall", &p, Options{Friction: Disc})
 }
