@@ -4,8 +4,9 @@
 //	go run ./demo -scene freefall      opens a window with another scene
 //	go run ./demo -headless -scene tumble -seconds 10 -json
 //
-// The headless runner's flags and JSON fields are those of the shared SCENES.md. In the window:
-// mouse to orbit and zoom, P pause, N single step while paused, R reset, Tab next scene, Esc quit.
+// docs/scenes.md describes the headless runner's flags and JSON fields. In the window: mouse to
+// orbit and zoom, P pause, N single step while paused, R reset, Tab next scene, S cycle the contact
+// solver, F switch the friction model, C draw contacts, Esc quit.
 package main
 
 import (

@@ -1,9 +1,9 @@
 package headless
 
-// Result is the runner's JSON object (see the shared SCENES.md for each field's meaning).
-// max_penetration is the deepest contact gap the narrow phase reported before a step's solve.
-// sleeping_mean (beyond SCENES.md) is the mean number of dynamic bodies asleep after a step;
-// islands_mean, iters_mean and converged_frac count the islands solved, not sleeping ones.
+// Result is the runner's JSON object (docs/scenes.md, "Result", gives each field's meaning and
+// unit). max_penetration is the deepest contact gap the narrow phase reported before a step's
+// solve. sleeping_mean is the mean number of dynamic bodies asleep after a step; islands_mean,
+// iters_mean and converged_frac count the islands solved, not sleeping ones.
 type Result struct {
 	Scene          string  `json:"scene"`
 	N              int     `json:"n"`

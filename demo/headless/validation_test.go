@@ -38,9 +38,9 @@ func runSceneOnly(t *testing.T, args ...string) Result {
 	return res
 }
 
-// TestValidationStackHolds: a tower of 20 jittered unit cubes stands for 10 s within 1 mm (SCENES.md
-// "stack"), solved every step (-sleep=false) and with sleeping, which must put it to sleep; the
-// same command gives the same hash again.
+// TestValidationStackHolds: a tower of 20 jittered unit cubes stands for 10 s within 1 mm
+// (docs/scenes.md, stack), solved every step (-sleep=false) and with sleeping, which must put it to
+// sleep; the same command gives the same hash again.
 func TestValidationStackHolds(t *testing.T) {
 	for _, sleep := range []string{"false", "true"} {
 		args := []string{"-scene", "stack", "-n", "20", "-seconds", "10", "-seed", "3", "-sleep=" + sleep}
@@ -92,11 +92,12 @@ func TestValidationRatioHolds(t *testing.T) {
 	}
 }
 
-// TestValidationCardhouseStands: a 2-level card house (7 cards) stands for 5 s (SCENES.md
-// "cardhouse": max_drop < 1 cm), solved every step at the default ε, without a step that gains
-// energy. The cards are held by friction: without the joint sticking solve (solver.Options.Joint)
-// the ε-converged friction does positive work after Algorithm 1's final contact projection and the
-// house gains up to 1e-3 J in a step and creeps by millimetres (BENCHMARKS.md).
+// TestValidationCardhouseStands: a 2-level card house (7 cards) stands for 5 s within 1 mm, stricter
+// than the scene's 1 cm (docs/scenes.md, cardhouse), solved every step at the default ε, without a
+// step that gains energy. The cards are held by friction: without the joint sticking solve
+// (solver.Options.Joint) the ε-converged friction does positive work after Algorithm 1's final
+// contact projection and the house gains up to 1e-3 J in a step and creeps by millimetres
+// (BENCHMARKS.md).
 func TestValidationCardhouseStands(t *testing.T) {
 	res := runScene(t, "-scene", "cardhouse", "-n", "2", "-seconds", "5", "-sleep=false")
 	if res.MaxDrop > 1e-3 || res.MaxShift > 1e-3 {
@@ -108,7 +109,7 @@ func TestValidationCardhouseStands(t *testing.T) {
 }
 
 // TestValidationArch: a 15-voussoir catenary arch stands at μ 0.6 (its feet need μ > 1/3) without
-// a step that gains energy, and falls at μ 0.1 (SCENES.md "arch"), at the default ε.
+// a step that gains energy, and falls at μ 0.1 (docs/scenes.md, arch), at the default ε.
 func TestValidationArch(t *testing.T) {
 	res := runScene(t, "-scene", "arch", "-n", "15", "-mu", "0.6", "-seconds", "3", "-sleep=false")
 	if res.MaxDrop > 1e-3 || res.MaxShift > 1e-3 {

@@ -1,8 +1,8 @@
-// Command validate runs the long validation scenes of SCENES.md with the headless runner — ten
-// minutes of simulated time for the towers, the card house and the arch, with sleeping on as a game
-// runs them, and one minute of each with sleeping off so that every step is solved — and prints a
-// table of their figures with each scene's pass criterion. `make validate` runs it; it is not part of
-// `make test`. It exits non-zero if any case fails.
+// Command validate runs the long validation scenes (docs/scenes.md, "Validation runs") with the
+// headless runner — ten minutes of simulated time for the towers, the card house and the arch, with
+// sleeping on as a game runs them, and one minute of each with sleeping off so that every step is
+// solved — and prints a table of their figures with each scene's pass criterion. `make validate`
+// runs it; it is not part of `make test`. It exits non-zero if any case fails.
 package main
 
 import (
