@@ -16,7 +16,7 @@ func (p countingPlugin) Build(a *App) error {
 	return a.AddSystem(PreUpdate, p.name, func(*World) error { return nil })
 }
 
-type ptrPlugin struct{ deps []string }
+type ptrPlugin struct{}
 
 func (p *ptrPlugin) Build(a *App) error { return Register[position](a.World) }
 

@@ -45,13 +45,12 @@ type CheckSpec struct {
 }
 
 type checker struct {
-	p      *Problem
-	spec   CheckSpec
-	v      []float64
-	rep    CheckReport
-	alpha  []float64
-	fric   []float64
-	haveQd bool
+	p     *Problem
+	spec  CheckSpec
+	v     []float64
+	rep   CheckReport
+	alpha []float64
+	fric  []float64
 }
 
 // CheckContact verifies the KKT conditions of the contact projection P_C for the friction impulse

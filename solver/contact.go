@@ -47,14 +47,6 @@ type contactWork struct {
 	Sweeps, CG, Pivots, Fallbacks int
 }
 
-// add accumulates o into w.
-func (w *contactWork) add(o contactWork) {
-	w.Sweeps += o.Sweeps
-	w.CG += o.CG
-	w.Pivots += o.Pivots
-	w.Fallbacks += o.Fallbacks
-}
-
 // contactProjection is the contact projection's workspace: its configuration, the scratch vectors
 // of its variants and the incomplete Cholesky factor it keeps between the projections of one
 // solve. Its input and output are project's arguments; the fields below "bound" are those

@@ -220,15 +220,6 @@ func warmFrom(p *Problem, res *Result) {
 	}
 }
 
-// clearWarm zeroes p's warm starts.
-func clearWarm(p *Problem) {
-	for k := 0; k < p.NumContacts(); k++ {
-		c := p.Contact(k)
-		c.WarmNormal = 0
-		c.WarmFriction = [2]float64{}
-	}
-}
-
 // randomProblem builds a random feasible problem: bodies with random SPD inverse-mass blocks of
 // the given sizes, contacts between random pairs (some against a static side) with random
 // Jacobian rows, random μ, restitution and gaps chosen so that some velocity satisfies every
