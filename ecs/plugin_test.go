@@ -16,7 +16,8 @@ func (p countingPlugin) Build(a *App) error {
 	return a.AddSystem(PreUpdate, p.name, func(*World) error { return nil })
 }
 
-type ptrPlugin struct{}
+// ptrPlugin has a non-zero size, so that two of them never share an address.
+type ptrPlugin struct{ _ byte }
 
 func (p *ptrPlugin) Build(a *App) error { return Register[position](a.World) }
 
