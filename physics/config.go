@@ -54,12 +54,12 @@ type Config struct {
 
 	// Solver configures the contact solve: the method ("sp", "pgs" or "lcp"), the friction model
 	// (solver.Disc by default here, or the paper's solver.Pyramid), ε, iteration limits and an
-	// optional time budget. See solver.Options. The default turns on the joint sticking solve
-	// (solver.Options.Joint): without it, structures held by friction gain energy at the default ε.
-	// It also settles friction after the final contact projection (Settle), sharpens the answers
-	// of islands whose contacts all slide (Sharpen: a sliding box follows Coulomb's law to
-	// round-off), and skips the solver's warm-start check (SkipWarmCheck), which costs a resting
-	// stack more than it saves.
+	// optional time budget. See solver.Options. The default is solver.GameOptions(): it turns on
+	// the joint sticking solve (solver.Options.Joint), without which structures held by friction
+	// gain energy at the default ε; settles friction after the final contact projection (Settle);
+	// sharpens the answers of islands whose contacts all slide (Sharpen: a sliding box follows
+	// Coulomb's law to round-off); skips the solver's warm-start check (SkipWarmCheck), which costs
+	// a resting stack more than it saves; and bounds each friction projection's sweeps.
 	Solver solver.Options
 }
 
@@ -76,7 +76,7 @@ func DefaultConfig() Config {
 		SleepTime:        0.5,
 		SleepLinear:      0.01,
 		SleepAngular:     0.035,
-		Solver:           solver.Options{Method: solver.MethodSP, Friction: solver.Disc, Joint: true, Settle: true, Sharpen: true, SkipWarmCheck: true},
+		Solver:           solver.GameOptions(),
 	}
 }
 

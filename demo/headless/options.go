@@ -179,9 +179,12 @@ func (o Options) PhysicsConfig() physics.Config {
 	return cfg
 }
 
-// SolverOptions returns the contact solver's options: -solver, -friction, -eps and -iters.
+// SolverOptions returns the contact solver's options: solver.GameOptions with -solver, -friction,
+// -eps, -iters and -joint applied.
 func (o Options) SolverOptions() solver.Options {
-	opts := solver.Options{Method: o.Solver, Friction: solver.Disc, Epsilon: o.Eps, MaxIters: o.Iters, Joint: o.Joint, Settle: o.Joint, Sharpen: o.Joint, SkipWarmCheck: true}
+	opts := solver.GameOptions()
+	opts.Method, opts.Epsilon, opts.MaxIters = o.Solver, o.Eps, o.Iters
+	opts.Joint, opts.Settle, opts.Sharpen = o.Joint, o.Joint, o.Joint
 	if o.Friction == "pyramid" {
 		opts.Friction = solver.Pyramid
 	}
