@@ -57,7 +57,7 @@ func (s Scene) Build(w *ecs.World, p Params) error {
 
 // All returns every scene, sorted by name.
 func All() []Scene {
-	all := []Scene{arch(), cardhouse(), freefall(), incline(), pyramid(), ratio(), spheres(), stack(), topple(), tumble()}
+	all := []Scene{arch(), cardhouse(), freefall(), incline(), pile(), pyramid(), ratio(), spheres(), stack(), topple(), tumble()}
 	sort.Slice(all, func(i, j int) bool { return all[i].Name < all[j].Name })
 	return all
 }

@@ -55,3 +55,7 @@ func BenchmarkScenePyramid20(b *testing.B) { benchScene(b, "pyramid", 20) }
 
 // BenchmarkSceneStack40 is the 40-box tower solved every step (no sleeping).
 func BenchmarkSceneStack40(b *testing.B) { benchScene(b, "stack", 40) }
+
+// BenchmarkScenePile100 is the pile of 100 mixed bodies from its second second on, while bodies
+// still tumble and slide (no sleeping).
+func BenchmarkScenePile100(b *testing.B) { benchScene(b, "pile", 100) }
