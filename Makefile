@@ -3,7 +3,9 @@ GO          ?= go
 ARTIFACTS   ?= artifacts
 SCREENSHOT  := $(ARTIFACTS)/demo-window.png
 
-.PHONY: setup demo test vet unit smoke bench validate clean
+STATICCHECK := $(shell $(GO) env GOPATH)/bin/staticcheck
+
+.PHONY: setup demo test vet staticcheck unit race smoke bench validate clean
 
 setup:
 	@./scripts/setup.sh
@@ -11,13 +13,20 @@ setup:
 demo: setup
 	$(GO) run ./demo
 
-test: setup vet unit smoke
+test: setup vet staticcheck unit race smoke
 
 vet:
 	$(GO) vet ./...
 
+staticcheck:
+	$(STATICCHECK) ./...
+
 unit:
 	$(GO) test -count=1 ./...
+
+# The race detector on the parallel paths: the island solves on the worker pool.
+race:
+	$(GO) test -race -count=1 -run 'Race' ./physics/
 
 # The real window under Xvfb: the demo renders for about two seconds, saves a screenshot (kept in
 # $(ARTIFACTS)/), and the test fails if the process failed or the picture is one colour.

@@ -2,7 +2,8 @@
 # Installs what stagger's build needs on a Debian machine, skipping what is already there:
 #   - the C libraries g3n's cgo builds against (OpenGL, X11, OpenAL, Vorbis);
 #   - xvfb and xauth, for the demo's window test without a display;
-#   - the Go modules of go.mod.
+#   - the Go modules of go.mod;
+#   - staticcheck (pinned), which `make test` runs.
 # Idempotent: a second run installs nothing and runs no apt-get update.
 set -euo pipefail
 
@@ -31,3 +32,12 @@ if ((${#missing[@]} > 0)); then
 fi
 
 go mod download
+
+# staticcheck, pinned; `make test` runs it. Installed into GOPATH/bin only when missing or another
+# version.
+staticcheck_version=v0.8.2
+staticcheck="$(go env GOPATH)/bin/staticcheck"
+if ! "$staticcheck" -version 2>/dev/null | grep -q "${staticcheck_version#v}"; then
+	echo "setup: installing staticcheck $staticcheck_version"
+	go install "honnef.co/go/tools/cmd/staticcheck@$staticcheck_version"
+fi
