@@ -20,12 +20,11 @@ type contactRef struct {
 // contactStage turns the step's manifolds into one solver.Problem per island, solves each with
 // Staggered Projections (or the configured baseline), and leaves the constrained velocity q̇ᵗ⁺¹
 // and the contact impulse M(q̇ᵗ⁺¹ − q̇ᴾ) of every body that touched something. Islands are solved
-// on a worker pool; an island's solve reads and writes only its own bodies' entries and its own
+// on the caller's worker pool; an island's solve reads and writes only its own bodies' entries and its own
 // pairs, and depends on nothing but its own problem, so the result is bit-identical for any
 // number of workers. A warm stage does not allocate.
 type contactStage struct {
 	workers []islandWorker
-	pool    *workerPool // nil with one worker
 	next    atomic.Int64
 	// The current step's inputs, shared read-only by the workers while they solve.
 	h      float64
@@ -86,9 +85,6 @@ func newContactStage(cfg *Config, workers int) (*contactStage, error) {
 			return nil, fieldError("Config.Solver", "%v", err)
 		}
 	}
-	if workers > 1 {
-		cs.pool = newWorkerPool(workers - 1)
-	}
 	return cs, nil
 }
 
@@ -101,8 +97,9 @@ type contactStats struct {
 }
 
 // run solves the contacts of the step. models and layout are the step's dynamic bodies, qdotP
-// their predictor velocity; bodies and pairs come from the collision world; h is the step.
-func (cs *contactStage) run(h float64, models []rigidModel, layout *Layout, qdotP []float64, world *collisionWorld, cfg *Config) (contactStats, error) {
+// their predictor velocity; bodies and pairs come from the collision world; h is the step. pool's
+// helpers share the islands with the calling goroutine (nil: it solves them alone).
+func (cs *contactStage) run(h float64, models []rigidModel, layout *Layout, qdotP []float64, world *collisionWorld, cfg *Config, pool *workerPool) (contactStats, error) {
 	var st contactStats
 	st.minGap = math.Inf(1)
 	cs.refs = cs.refs[:0]
@@ -153,13 +150,13 @@ func (cs *contactStage) run(h float64, models []rigidModel, layout *Layout, qdot
 	cs.h, cs.models, cs.layout, cs.qdotP, cs.world, cs.config = h, models, layout, qdotP, world, cfg
 	cs.next.Store(0)
 	helpers := 0
-	if cs.pool != nil {
+	if pool != nil {
 		helpers = max(0, min(len(cs.workers)-1, len(cs.outcomes)-1))
-		cs.pool.start(cs, helpers)
+		pool.start(cs, helpers)
 	}
 	cs.work(0)
-	if cs.pool != nil {
-		cs.pool.wait()
+	if pool != nil {
+		pool.wait()
 	}
 	cs.models, cs.layout, cs.qdotP, cs.world, cs.config = nil, nil, nil, nil, nil
 	for is := range cs.outcomes {

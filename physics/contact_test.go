@@ -287,8 +287,8 @@ func setMethod(t *testing.T, sim *Simulation, method string) {
 }
 
 // TestSetSolverThenCollect drops simulations whose solver was switched (the demo does this on
-// every reset) and lets the collector run their cleanups: a replaced worker pool is stopped twice,
-// once by SetSolver and once by the cleanup, which must not panic.
+// every reset) and lets the collector run their cleanups: each simulation keeps its worker pool
+// across SetSolver, steps with it, and its cleanup stops it, which must not panic.
 func TestSetSolverThenCollect(t *testing.T) {
 	cfg := DefaultConfig()
 	cfg.Workers = 2

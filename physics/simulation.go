@@ -31,6 +31,12 @@ type Simulation struct {
 	h         float64 // the current step's length, for gather's broad-phase displacement
 	collision *collisionWorld
 	contact   *contactStage
+
+	// workers goroutines share the narrow phase and the island solves: the stepping goroutine and
+	// pool's helpers (pool is nil with one worker). The simulation owns the pool and hands it to
+	// the stages.
+	workers int
+	pool    *workerPool
 }
 
 // NewSimulation returns a simulation of world's bodies. RigidBody and Collider must be registered.
@@ -54,11 +60,12 @@ func NewSimulation(world *ecs.World, config Config) (*Simulation, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Simulation{config: config, bodies: q, world: world, collision: cw, contact: cs}
-	if cs.pool != nil {
+	s := &Simulation{config: config, bodies: q, world: world, collision: cw, contact: cs, workers: workers}
+	if workers > 1 {
+		s.pool = newWorkerPool(workers - 1)
 		// The helpers reference only the pool, never the simulation: once the simulation is
 		// unreachable this ends them.
-		runtime.AddCleanup(s, func(p *workerPool) { p.stop() }, cs.pool)
+		runtime.AddCleanup(s, func(p *workerPool) { p.stop() }, s.pool)
 	}
 	s.gatherFn = s.gatherBody
 	return s, nil
@@ -94,11 +101,11 @@ func (s *Simulation) Step(h float64, tick uint64) error {
 	for i := range s.models {
 		s.models[i].PredictVelocity(h, s.config.Gravity, s.layout.Span(s.qdotP, i))
 	}
-	if err := s.collision.collide(s.config.ContactMargin, s.contact.pool, len(s.contact.workers)); err != nil {
+	if err := s.collision.collide(s.config.ContactMargin, s.pool, s.workers); err != nil {
 		return err
 	}
 	s.contact.asleep = s.asleep
-	cst, err := s.contact.run(h, s.models, &s.layout, s.qdotP, s.collision, &s.config)
+	cst, err := s.contact.run(h, s.models, &s.layout, s.qdotP, s.collision, &s.config, s.pool)
 	if err != nil {
 		return err
 	}
@@ -198,15 +205,9 @@ func (s *Simulation) SetSolver(opts solver.Options) error {
 	if err := cfg.Validate(); err != nil {
 		return err
 	}
-	cs, err := newContactStage(&cfg, len(s.contact.workers))
+	cs, err := newContactStage(&cfg, s.workers)
 	if err != nil {
 		return err
-	}
-	if s.contact.pool != nil {
-		s.contact.pool.stop()
-	}
-	if cs.pool != nil {
-		runtime.AddCleanup(s, func(p *workerPool) { p.stop() }, cs.pool)
 	}
 	s.config, s.contact = cfg, cs
 	return nil
