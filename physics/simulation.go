@@ -30,6 +30,7 @@ type Simulation struct {
 
 	h         float64 // the current step's length, for gather's broad-phase displacement
 	collision *collisionWorld
+	contacts  contactList // the step's contact points, from collision to the contact stage
 	contact   *contactStage
 
 	// workers goroutines share the narrow phase and the island solves: the stepping goroutine and
@@ -101,11 +102,13 @@ func (s *Simulation) Step(h float64, tick uint64) error {
 	for i := range s.models {
 		s.models[i].PredictVelocity(h, s.config.Gravity, s.layout.Span(s.qdotP, i))
 	}
-	if err := s.collision.collide(s.config.ContactMargin, s.pool, s.workers); err != nil {
+	if err := s.collision.collide(s.config.ContactMargin, s.pool, s.workers, &s.contacts); err != nil {
 		return err
 	}
 	s.contact.asleep = s.asleep
-	cst, err := s.contact.run(h, s.models, &s.layout, s.qdotP, s.collision, &s.config, s.pool)
+	cst, err := s.contact.run(h, s.models, &s.layout, s.qdotP, &s.contacts, &s.config, s.pool)
+	// Even after an error, the islands that were solved keep their impulses.
+	s.collision.storeImpulses(&s.contacts, s.contact.impulses)
 	if err != nil {
 		return err
 	}
@@ -127,7 +130,7 @@ func (s *Simulation) Step(h float64, tick uint64) error {
 		Fallbacks:   cst.fallbacks,
 		Sleeping:    sleeping,
 		MinGap:      cst.minGap,
-		KeptPairs:   s.collision.narrow.kept,
+		KeptPairs:   s.collision.keptPairs(),
 		NonFinite:   nonFinite,
 		Elapsed:     time.Since(start),
 	}
