@@ -11,7 +11,7 @@ import (
 )
 
 // contactStage turns the step's contact list into one solver.Problem per island, solves each with
-// Staggered Projections (or the configured baseline), and leaves the constrained velocity q̇ᵗ⁺¹ and
+// Staggered Projections (or the configured baseline), and returns the constrained velocity q̇ᵗ⁺¹ and
 // the contact impulse M(q̇ᵗ⁺¹ − q̇ᴾ) of every body that touched something, and every contact point's
 // impulse. Islands are solved on the caller's worker pool; an island's solve reads and writes only
 // its own bodies' entries and its own contacts' impulses, and depends on nothing but its own
@@ -20,13 +20,8 @@ import (
 type contactStage struct {
 	workers []islandWorker
 	next    atomic.Int64
-	// The current step's inputs, shared read-only by the workers while they solve.
-	h        float64
-	models   []rigidModel
-	layout   *Layout
-	qdotP    []float64
-	contacts *contactList
-	config   *Config
+	// in is the current solve's input, shared read-only by the workers while they solve.
+	in contactInput
 
 	isl      islands
 	tangents [][2]mgl64.Vec3  // per contact of the list: its tangent basis (tangentBasis)
@@ -35,8 +30,43 @@ type contactStage struct {
 	impulse  []float64        // M(q̇ᵗ⁺¹ − q̇ᴾ) in the step's layout
 	impulses []contactImpulse // per contact of the list
 	outcomes []islandOutcome  // per island
-	// asleep is per model whether the body slept at the start of the step (sleeping.go).
+}
+
+// contactInput is what the contact stage reads in one step. The stage keeps none of it past the
+// solve.
+type contactInput struct {
+	h float64 // the step, s
+	// models are the step's dynamic bodies, placed in layout; qdotP is their predicted velocity q̇ᴾ
+	// in that layout, and asleep, per model, whether the body slept at the start of the step
+	// (sleeping.go).
+	models []rigidModel
+	layout *Layout
+	qdotP  []float64
 	asleep []bool
+	// contacts are the step's contact points, from the collision stage.
+	contacts *contactList
+	// config gives the gap term's RestingGap, PenetrationRecovery and MaxRecoverySpeed, and
+	// ColdStart.
+	config *Config
+	// pool's helpers share the islands with the calling goroutine (nil: it solves them alone), at
+	// most one per worker the stage was made with, beyond the first.
+	pool *workerPool
+}
+
+// contactOutput is what the contact stage returns of one step. Its slices and islands are the
+// stage's buffers: the caller reads them, and they hold until the stage's next solve.
+type contactOutput struct {
+	stats contactStats
+	// islands splits the models and contacts into islands; outcomes says, per island, what its
+	// solve reported, or that it was left asleep.
+	islands  *islands
+	outcomes []islandOutcome
+	// qdot is q̇ᵗ⁺¹ and impulse the contact impulse M(q̇ᵗ⁺¹ − q̇ᴾ), in the step's layout; both
+	// valid for the bodies of the islands solved.
+	qdot, impulse []float64
+	// impulses is, per contact of the list, the impulse of the solve. The contacts of an island
+	// left asleep, or whose problem was malformed, keep their warm start.
+	impulses []contactImpulse
 }
 
 // islandWorker is one worker's solvers and scratch buffers.
@@ -91,14 +121,12 @@ type contactStats struct {
 	maxRelErr, maxResidual                              float64 // over the islands solved
 }
 
-// run solves the contacts of the step, leaving each contact's impulse in cs.impulses (a sleeping
-// island's keep their warm start). models and layout are the step's dynamic bodies, qdotP their
-// predictor velocity; contacts come from the collision stage; h is the step. pool's helpers share
-// the islands with the calling goroutine (nil: it solves them alone).
-func (cs *contactStage) run(h float64, models []rigidModel, layout *Layout, qdotP []float64, contacts *contactList, cfg *Config, pool *workerPool) (contactStats, error) {
+// solve solves the contacts of the step. On an error (an island's problem was malformed) the
+// output still holds what the other islands' solves found.
+func (cs *contactStage) solve(in contactInput) (contactOutput, error) {
 	var st contactStats
 	st.minGap = math.Inf(1)
-	points := contacts.points
+	points := in.contacts.points
 	cs.tangents = cs.tangents[:0]
 	cs.impulses = cs.impulses[:0]
 	var n, t1, t2 mgl64.Vec3
@@ -117,44 +145,48 @@ func (cs *contactStage) run(h float64, models []rigidModel, layout *Layout, qdot
 	if st.contacts == 0 {
 		st.minGap = 0
 	}
-	cs.isl.reset(len(models))
+	cs.isl.reset(len(in.models))
 	for k := range points {
 		if a, b := points[k].a.model, points[k].b.model; a >= 0 && b >= 0 {
 			cs.isl.union(a, b)
 		}
 	}
-	st.islands = cs.isl.build(len(models), len(points), func(k int) int {
+	st.islands = cs.isl.build(len(in.models), len(points), func(k int) int {
 		if a := points[k].a.model; a >= 0 {
 			return a
 		}
 		return points[k].b.model
 	})
-	dofs := layout.DoFs()
+	dofs := in.layout.DoFs()
 	cs.qdot = grow(cs.qdot, dofs)
 	cs.impulse = grow(cs.impulse, dofs)
-	cs.block = growInts(cs.block, len(models))
+	cs.block = growInts(cs.block, len(in.models))
 	if cap(cs.outcomes) < st.islands {
 		cs.outcomes = make([]islandOutcome, st.islands)
 	}
 	cs.outcomes = cs.outcomes[:st.islands]
-	st.sleeping = cs.markSleepingIslands(contacts)
+	st.sleeping = cs.markSleepingIslands(&in)
 	st.islands -= st.sleeping
-	cs.h, cs.models, cs.layout, cs.qdotP, cs.contacts, cs.config = h, models, layout, qdotP, contacts, cfg
+	cs.in = in
 	cs.next.Store(0)
 	helpers := 0
-	if pool != nil {
+	if in.pool != nil {
 		helpers = max(0, min(len(cs.workers)-1, len(cs.outcomes)-1))
-		pool.start(cs, helpers)
+		in.pool.start(cs, helpers)
 	}
 	cs.work(0)
-	if pool != nil {
-		pool.wait()
+	if in.pool != nil {
+		in.pool.wait()
 	}
-	cs.models, cs.layout, cs.qdotP, cs.contacts, cs.config = nil, nil, nil, nil, nil
+	cs.in = contactInput{}
+	out := contactOutput{
+		islands: &cs.isl, outcomes: cs.outcomes, qdot: cs.qdot, impulse: cs.impulse, impulses: cs.impulses,
+	}
 	for is := range cs.outcomes {
 		o := &cs.outcomes[is]
 		if o.err != nil {
-			return st, o.err
+			out.stats = st
+			return out, o.err
 		}
 		st.iterations += o.iterations
 		st.maxRelErr = max(st.maxRelErr, o.relErr)
@@ -166,7 +198,8 @@ func (cs *contactStage) run(h float64, models []rigidModel, layout *Layout, qdot
 			st.fallbacks++
 		}
 	}
-	return st, nil
+	out.stats = st
+	return out, nil
 }
 
 // work solves islands with worker w's buffers until none is left.
@@ -191,7 +224,8 @@ func (cs *contactStage) work(w int) {
 // the staggered iterations, whether the solve met ε with an exact contact projection, and whether
 // the island had to fall back to the bounded baseline.
 func (wk *islandWorker) solveIsland(cs *contactStage, is int) (int, bool, bool, error) {
-	models, layout, qdotP := cs.models, cs.layout, cs.qdotP
+	in := &cs.in
+	models, layout, qdotP := in.models, in.layout, in.qdotP
 	p := &wk.problem
 	p.Reset()
 	bodies := cs.isl.bodies[cs.isl.bodyStart[is]:cs.isl.bodyStart[is+1]]
@@ -257,10 +291,11 @@ func (wk *islandWorker) solveIsland(cs *contactStage, is int) (int, bool, bool, 
 // (Γ = ∇x_B − ∇x_A, DESIGN.md), the gap term b, the combined material, and the warm start carried
 // by feature id.
 func (wk *islandWorker) addContact(cs *contactStage, k int) {
-	c := &cs.contacts.points[k]
+	in := &cs.in
+	c := &in.contacts.points[k]
 	n := c.normal
 	t1, t2 := cs.tangents[k][0], cs.tangents[k][1]
-	b := gapTerm(c.gap, cs.h, cs.config)
+	b := gapTerm(c.gap, in.h, in.config)
 	sides := [2]*contactSide{&c.a, &c.b}
 	blocks := [2]int{-1, -1}
 	for s, side := range sides {
@@ -287,9 +322,9 @@ func (wk *islandWorker) addContact(cs *contactStage, k int) {
 		if s == 1 {
 			rows, sign = wk.problem.RowsB(idx), 1
 		}
-		cs.models[side.model].contactRows(c.position, &dirs, sign, rows)
+		in.models[side.model].contactRows(c.position, &dirs, sign, rows)
 	}
-	if cs.config.ColdStart {
+	if in.config.ColdStart {
 		return
 	}
 	con := wk.problem.Contact(idx)

@@ -105,14 +105,17 @@ func (s *Simulation) Step(h float64, tick uint64) error {
 	if err := s.collision.collide(s.config.ContactMargin, s.pool, s.workers, &s.contacts); err != nil {
 		return err
 	}
-	s.contact.asleep = s.asleep
-	cst, err := s.contact.run(h, s.models, &s.layout, s.qdotP, &s.contacts, &s.config, s.pool)
+	out, err := s.contact.solve(contactInput{
+		h: h, models: s.models, layout: &s.layout, qdotP: s.qdotP, asleep: s.asleep,
+		contacts: &s.contacts, config: &s.config, pool: s.pool,
+	})
 	// Even after an error, the islands that were solved keep their impulses.
-	s.collision.storeImpulses(&s.contacts, s.contact.impulses)
+	s.collision.storeImpulses(&s.contacts, out.impulses)
 	if err != nil {
 		return err
 	}
-	nonFinite, sleeping := s.advance(h)
+	cst := &out.stats
+	nonFinite, sleeping := s.advance(h, &out)
 	for _, b := range s.kinematic {
 		advanceKinematic(b, h)
 	}

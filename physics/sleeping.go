@@ -10,17 +10,17 @@ package physics
 // describe them exactly.
 
 // markSleepingIslands decides, before the solve, which islands stay asleep: those whose bodies all
-// slept at the start of the step and none of whose contacts involves a kinematic body
+// slept at the start of the step (in.asleep) and none of whose contacts involves a kinematic body
 // that moves or that the game moved. The other islands are solved, and Simulation.store wakes their
 // bodies. It resets the outcomes and returns the number of sleeping islands.
-func (cs *contactStage) markSleepingIslands(contacts *contactList) int {
+func (cs *contactStage) markSleepingIslands(in *contactInput) int {
 	isl := &cs.isl
-	points := contacts.points
+	points := in.contacts.points
 	sleeping := 0
 	for is := range cs.outcomes {
 		asleep := true
 		for _, mi := range isl.bodies[isl.bodyStart[is]:isl.bodyStart[is+1]] {
-			if !cs.asleep[mi] {
+			if !in.asleep[mi] {
 				asleep = false
 				break
 			}
@@ -41,19 +41,19 @@ func (cs *contactStage) markSleepingIslands(contacts *contactList) int {
 	return sleeping
 }
 
-// advance moves every awake dynamic body with its velocity after the solve (q̇ᵗ⁺¹ in an island,
-// q̇ᴾ otherwise), writes it back, and puts islands that have come to rest to sleep. It returns the
-// number of bodies whose update was non-finite (and discarded) and the number asleep afterwards.
-func (s *Simulation) advance(h float64) (nonFinite, sleeping int) {
-	cs := s.contact
-	isl := &cs.isl
-	for is := range cs.outcomes {
+// advance moves every awake dynamic body with its velocity after the contact stage's solve out
+// (q̇ᵗ⁺¹ in an island, q̇ᴾ otherwise), writes it back, and puts islands that have come to rest to
+// sleep. It returns the number of bodies whose update was non-finite (and discarded) and the
+// number asleep afterwards.
+func (s *Simulation) advance(h float64, out *contactOutput) (nonFinite, sleeping int) {
+	isl := out.islands
+	for is := range out.outcomes {
 		bodies := isl.bodies[isl.bodyStart[is]:isl.bodyStart[is+1]]
-		if cs.outcomes[is].sleeping {
+		if out.outcomes[is].sleeping {
 			sleeping += len(bodies)
 			continue
 		}
-		if s.comesToRest(h, bodies, cs.qdot) {
+		if s.comesToRest(h, bodies, out.qdot) {
 			for _, mi := range bodies {
 				s.components[mi].sleep()
 			}
@@ -61,7 +61,7 @@ func (s *Simulation) advance(h float64) (nonFinite, sleeping int) {
 			continue
 		}
 		for _, mi := range bodies {
-			if !s.store(mi, s.layout.Span(cs.qdot, mi), s.layout.Span(cs.impulse, mi), h) {
+			if !s.store(mi, s.layout.Span(out.qdot, mi), s.layout.Span(out.impulse, mi), h) {
 				nonFinite++
 			}
 		}
