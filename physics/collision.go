@@ -57,9 +57,10 @@ type pairState struct {
 }
 
 // collisionWorld finds the step's contacts: a broad phase over every collider, then the narrow
-// phase on each candidate pair with a dynamic side. Pairs persist in (A, B) order, so matching
-// last step's pairs with this step's is a merge of two sorted lists: deterministic and free of map
-// iteration.
+// phase on each candidate pair with a dynamic side, and lists their points for the contact stage
+// (contactList). Pairs persist in (A, B) order, so matching last step's pairs with this step's is
+// a merge of two sorted lists: deterministic and free of map iteration. Each pair keeps its points'
+// impulses for the next step's warm start (storeImpulses).
 type collisionWorld struct {
 	broad   *collide.BroadPhase
 	proxyOf map[ecs.Entity]collide.ProxyID // lookup only, never iterated
@@ -146,12 +147,13 @@ func (c *collisionWorld) prune() error {
 	return nil
 }
 
-// collide runs the broad phase and the narrow phase and leaves this step's touching pairs, with
-// their manifolds and last step's impulses, in c.pairs. margin is the speculative contact distance;
-// each pair's narrow phase looks further by how far its two bodies can move in the step, so a fast
-// body meets its speculative contact before it could pass through (the gap term then lets it
-// close exactly the gap).
-func (c *collisionWorld) collide(margin float64, pool *workerPool, workers int) error {
+// collide runs the broad phase and the narrow phase, keeps this step's touching pairs, with their
+// manifolds and last step's impulses, in c.pairs, and lists their points in out. margin is the
+// speculative contact distance; each pair's narrow phase looks further by how far its two bodies
+// can move in the step, so a fast body meets its speculative contact before it could pass through
+// (the gap term then lets it close exactly the gap). The narrow phase shares its pairs with pool's
+// helpers (nil: none), workers in all counting the calling goroutine.
+func (c *collisionWorld) collide(margin float64, pool *workerPool, workers int, out *contactList) error {
 	candidates := c.broad.UpdatePairs()
 	c.pairs, c.spare = c.spare[:0], c.pairs
 	old := c.spare
@@ -181,8 +183,59 @@ func (c *collisionWorld) collide(margin float64, pool *workerPool, workers int) 
 		c.narrow.add(len(c.pairs)-1, prev)
 	}
 	c.narrow.run(c, pool, workers)
-	return c.narrow.keepTouching(c)
+	if err := c.narrow.keepTouching(c); err != nil {
+		return err
+	}
+	c.listContacts(out)
+	return nil
 }
+
+// listContacts fills out with the points of this step's pairs, in pair order.
+func (c *collisionWorld) listContacts(out *contactList) {
+	out.reset()
+	for p := range c.pairs {
+		st := &c.pairs[p]
+		a, b := &c.bodies[c.proxies[st.pair.A].body], &c.bodies[c.proxies[st.pair.B].body]
+		friction := combineFriction(a.material[0], b.material[0])
+		restitution := combineRestitution(a.material[1], b.material[1])
+		for k := 0; k < st.manifold.Count; k++ {
+			pt := &st.manifold.Points[k]
+			out.add(contactPoint{
+				pair: p, point: k,
+				a: a.contactSide(pt.Point), b: b.contactSide(pt.Point),
+				position: pt.Point, normal: pt.Normal, gap: pt.Gap,
+				friction: friction, restitution: restitution,
+				warm: contactImpulse{normal: st.alpha[k], friction: st.friction[k]},
+			})
+		}
+	}
+}
+
+// contactSide describes the body as one side of a contact at point.
+func (cb *collisionBody) contactSide(point mgl64.Vec3) contactSide {
+	s := contactSide{model: cb.model}
+	if b := cb.body; b.Kind == Kinematic {
+		s.kinematic, s.moving = true, !cb.still
+		s.velocity = b.LinearVelocity.Add(b.AngularVelocity.Cross(point.Sub(b.Position)))
+	}
+	return s
+}
+
+// storeImpulses keeps each listed point's impulse of the step (impulses, indexed like list's
+// points) in its pair, where the next step's narrow phase finds its warm start and
+// Simulation.Contacts and the contact events read it.
+func (c *collisionWorld) storeImpulses(list *contactList, impulses []contactImpulse) {
+	for i := range list.points {
+		p := &list.points[i]
+		st := &c.pairs[p.pair]
+		st.alpha[p.point] = impulses[i].normal
+		st.friction[p.point] = impulses[i].friction
+	}
+}
+
+// keptPairs is the number of pairs of the last collide whose manifold was kept from the step
+// before.
+func (c *collisionWorld) keptPairs() int { return c.narrow.kept }
 
 // inheritImpulses gives each of st's points the impulses that last step's point with the same
 // feature id received (paper §6.4's warm start, matched by feature as DESIGN.md asks).

@@ -48,8 +48,8 @@ type Config struct {
 	// leaves it false.
 	ColdStart bool
 
-	// Workers is the number of goroutines that solve contact islands in parallel; 0 selects one
-	// per CPU. Results are bit-identical for any number of workers.
+	// Workers is the number of goroutines that share the narrow phase and the solves of the
+	// contact islands; 0 selects one per CPU. Results are bit-identical for any number of workers.
 	Workers int
 
 	// Solver configures the contact solve: the method ("sp", "pgs" or "lcp"), the friction model

@@ -10,39 +10,63 @@ import (
 	"github.com/stagger-physics/stagger/solver"
 )
 
-// contactRef names one contact point of the step, point i of pair p, with the tangent basis of its
-// normal (tangentBasis), computed once per distinct normal of a manifold.
-type contactRef struct {
-	pair, point int
-	t1, t2      mgl64.Vec3
-}
-
-// contactStage turns the step's manifolds into one solver.Problem per island, solves each with
-// Staggered Projections (or the configured baseline), and leaves the constrained velocity q̇ᵗ⁺¹
-// and the contact impulse M(q̇ᵗ⁺¹ − q̇ᴾ) of every body that touched something. Islands are solved
-// on a worker pool; an island's solve reads and writes only its own bodies' entries and its own
-// pairs, and depends on nothing but its own problem, so the result is bit-identical for any
-// number of workers. A warm stage does not allocate.
+// contactStage turns the step's contact list into one solver.Problem per island, solves each with
+// Staggered Projections (or the configured baseline), and returns the constrained velocity q̇ᵗ⁺¹ and
+// the contact impulse M(q̇ᵗ⁺¹ − q̇ᴾ) of every body that touched something, and every contact point's
+// impulse. Islands are solved on the caller's worker pool; an island's solve reads and writes only
+// its own bodies' entries and its own contacts' impulses, and depends on nothing but its own
+// problem, so the result is bit-identical for any number of workers. A warm stage does not
+// allocate.
 type contactStage struct {
 	workers []islandWorker
-	pool    *workerPool // nil with one worker
 	next    atomic.Int64
-	// The current step's inputs, shared read-only by the workers while they solve.
-	h      float64
+	// in is the current solve's input, shared read-only by the workers while they solve.
+	in contactInput
+
+	isl      islands
+	tangents [][2]mgl64.Vec3  // per contact of the list: its tangent basis (tangentBasis)
+	block    []int            // per model: its block in its island's problem
+	qdot     []float64        // q̇ᵗ⁺¹ in the step's layout (valid for bodies in an island)
+	impulse  []float64        // M(q̇ᵗ⁺¹ − q̇ᴾ) in the step's layout
+	impulses []contactImpulse // per contact of the list
+	outcomes []islandOutcome  // per island
+}
+
+// contactInput is what the contact stage reads in one step. The stage keeps none of it past the
+// solve.
+type contactInput struct {
+	h float64 // the step, s
+	// models are the step's dynamic bodies, placed in layout; qdotP is their predicted velocity q̇ᴾ
+	// in that layout, and asleep, per model, whether the body slept at the start of the step
+	// (sleeping.go).
 	models []rigidModel
 	layout *Layout
 	qdotP  []float64
-	world  *collisionWorld
-	config *Config
-
-	isl      islands
-	refs     []contactRef
-	block    []int           // per model: its block in its island's problem
-	qdot     []float64       // q̇ᵗ⁺¹ in the step's layout (valid for bodies in an island)
-	impulse  []float64       // M(q̇ᵗ⁺¹ − q̇ᴾ) in the step's layout
-	outcomes []islandOutcome // per island
-	// asleep is per model whether the body slept at the start of the step (sleeping.go).
 	asleep []bool
+	// contacts are the step's contact points, from the collision stage.
+	contacts *contactList
+	// config gives the gap term's RestingGap, PenetrationRecovery and MaxRecoverySpeed, and
+	// ColdStart.
+	config *Config
+	// pool's helpers share the islands with the calling goroutine (nil: it solves them alone), at
+	// most one per worker the stage was made with, beyond the first.
+	pool *workerPool
+}
+
+// contactOutput is what the contact stage returns of one step. Its slices and islands are the
+// stage's buffers: the caller reads them, and they hold until the stage's next solve.
+type contactOutput struct {
+	stats contactStats
+	// islands splits the models and contacts into islands; outcomes says, per island, what its
+	// solve reported, or that it was left asleep.
+	islands  *islands
+	outcomes []islandOutcome
+	// qdot is q̇ᵗ⁺¹ and impulse the contact impulse M(q̇ᵗ⁺¹ − q̇ᴾ), in the step's layout; both
+	// valid for the bodies of the islands solved.
+	qdot, impulse []float64
+	// impulses is, per contact of the list, the impulse of the solve. The contacts of an island
+	// left asleep, or whose problem was malformed, keep their warm start.
+	impulses []contactImpulse
 }
 
 // islandWorker is one worker's solvers and scratch buffers.
@@ -86,9 +110,6 @@ func newContactStage(cfg *Config, workers int) (*contactStage, error) {
 			return nil, fieldError("Config.Solver", "%v", err)
 		}
 	}
-	if workers > 1 {
-		cs.pool = newWorkerPool(workers - 1)
-	}
 	return cs, nil
 }
 
@@ -100,72 +121,72 @@ type contactStats struct {
 	maxRelErr, maxResidual                              float64 // over the islands solved
 }
 
-// run solves the contacts of the step. models and layout are the step's dynamic bodies, qdotP
-// their predictor velocity; bodies and pairs come from the collision world; h is the step.
-func (cs *contactStage) run(h float64, models []rigidModel, layout *Layout, qdotP []float64, world *collisionWorld, cfg *Config) (contactStats, error) {
+// solve solves the contacts of the step. On an error (an island's problem was malformed) the
+// output still holds what the other islands' solves found.
+func (cs *contactStage) solve(in contactInput) (contactOutput, error) {
 	var st contactStats
 	st.minGap = math.Inf(1)
-	cs.refs = cs.refs[:0]
-	for p := range world.pairs {
-		mf := &world.pairs[p].manifold
-		var n, t1, t2 mgl64.Vec3
-		for i := 0; i < mf.Count; i++ {
-			c := &mf.Points[i]
-			if i == 0 || c.Normal != n {
-				n = c.Normal
-				t1, t2 = tangentBasis(n)
-			}
-			cs.refs = append(cs.refs, contactRef{pair: p, point: i, t1: t1, t2: t2})
-			st.minGap = min(st.minGap, c.Gap)
+	points := in.contacts.points
+	cs.tangents = cs.tangents[:0]
+	cs.impulses = cs.impulses[:0]
+	var n, t1, t2 mgl64.Vec3
+	for k := range points {
+		c := &points[k]
+		if k == 0 || c.pair != points[k-1].pair || c.normal != n {
+			// Once per distinct normal of a manifold.
+			n = c.normal
+			t1, t2 = tangentBasis(n)
 		}
+		cs.tangents = append(cs.tangents, [2]mgl64.Vec3{t1, t2})
+		cs.impulses = append(cs.impulses, c.warm)
+		st.minGap = min(st.minGap, c.gap)
 	}
-	st.contacts = len(cs.refs)
+	st.contacts = len(points)
 	if st.contacts == 0 {
 		st.minGap = 0
 	}
-	modelOf := func(p int) (int, int) {
-		pr := world.pairs[p].pair
-		return world.bodies[world.proxies[pr.A].body].model, world.bodies[world.proxies[pr.B].body].model
-	}
-	cs.isl.reset(len(models))
-	for p := range world.pairs {
-		if a, b := modelOf(p); a >= 0 && b >= 0 {
+	cs.isl.reset(len(in.models))
+	for k := range points {
+		if a, b := points[k].a.model, points[k].b.model; a >= 0 && b >= 0 {
 			cs.isl.union(a, b)
 		}
 	}
-	st.islands = cs.isl.build(len(models), len(cs.refs), func(k int) int {
-		a, b := modelOf(cs.refs[k].pair)
-		if a >= 0 {
+	st.islands = cs.isl.build(len(in.models), len(points), func(k int) int {
+		if a := points[k].a.model; a >= 0 {
 			return a
 		}
-		return b
+		return points[k].b.model
 	})
-	n := layout.DoFs()
-	cs.qdot = grow(cs.qdot, n)
-	cs.impulse = grow(cs.impulse, n)
-	cs.block = growInts(cs.block, len(models))
+	dofs := in.layout.DoFs()
+	cs.qdot = grow(cs.qdot, dofs)
+	cs.impulse = grow(cs.impulse, dofs)
+	cs.block = growInts(cs.block, len(in.models))
 	if cap(cs.outcomes) < st.islands {
 		cs.outcomes = make([]islandOutcome, st.islands)
 	}
 	cs.outcomes = cs.outcomes[:st.islands]
-	st.sleeping = cs.markSleepingIslands(world)
+	st.sleeping = cs.markSleepingIslands(&in)
 	st.islands -= st.sleeping
-	cs.h, cs.models, cs.layout, cs.qdotP, cs.world, cs.config = h, models, layout, qdotP, world, cfg
+	cs.in = in
 	cs.next.Store(0)
 	helpers := 0
-	if cs.pool != nil {
+	if in.pool != nil {
 		helpers = max(0, min(len(cs.workers)-1, len(cs.outcomes)-1))
-		cs.pool.start(cs, helpers)
+		in.pool.start(cs, helpers)
 	}
 	cs.work(0)
-	if cs.pool != nil {
-		cs.pool.wait()
+	if in.pool != nil {
+		in.pool.wait()
 	}
-	cs.models, cs.layout, cs.qdotP, cs.world, cs.config = nil, nil, nil, nil, nil
+	cs.in = contactInput{}
+	out := contactOutput{
+		islands: &cs.isl, outcomes: cs.outcomes, qdot: cs.qdot, impulse: cs.impulse, impulses: cs.impulses,
+	}
 	for is := range cs.outcomes {
 		o := &cs.outcomes[is]
 		if o.err != nil {
-			return st, o.err
+			out.stats = st
+			return out, o.err
 		}
 		st.iterations += o.iterations
 		st.maxRelErr = max(st.maxRelErr, o.relErr)
@@ -177,7 +198,8 @@ func (cs *contactStage) run(h float64, models []rigidModel, layout *Layout, qdot
 			st.fallbacks++
 		}
 	}
-	return st, nil
+	out.stats = st
+	return out, nil
 }
 
 // work solves islands with worker w's buffers until none is left.
@@ -202,7 +224,8 @@ func (cs *contactStage) work(w int) {
 // the staggered iterations, whether the solve met ε with an exact contact projection, and whether
 // the island had to fall back to the bounded baseline.
 func (wk *islandWorker) solveIsland(cs *contactStage, is int) (int, bool, bool, error) {
-	models, layout, qdotP, world := cs.models, cs.layout, cs.qdotP, cs.world
+	in := &cs.in
+	models, layout, qdotP := in.models, in.layout, in.qdotP
 	p := &wk.problem
 	p.Reset()
 	bodies := cs.isl.bodies[cs.isl.bodyStart[is]:cs.isl.bodyStart[is+1]]
@@ -255,64 +278,58 @@ func (wk *islandWorker) solveIsland(cs *contactStage, is int) (int, bool, bool, 
 		}
 	}
 	for j, k := range contacts {
-		ref := cs.refs[k]
-		st := &world.pairs[ref.pair]
-		t1, t2 := ref.t1, ref.t2
-		st.alpha[ref.point] = res.Alpha[j]
-		st.friction[ref.point] = t1.Mul(res.Friction[2*j]).Add(t2.Mul(res.Friction[2*j+1]))
+		t := &cs.tangents[k]
+		cs.impulses[k] = contactImpulse{
+			normal:   res.Alpha[j],
+			friction: t[0].Mul(res.Friction[2*j]).Add(t[1].Mul(res.Friction[2*j+1])),
+		}
 	}
 	return iters, converged, fellBack, nil
 }
 
-// addContact appends contact k to the problem: its Jacobian rows per dynamic side (Γ = ∇x_B − ∇x_A,
-// DESIGN.md), the gap term b, the combined material, and the warm start carried by feature id.
+// addContact appends contact k of the list to the problem: its Jacobian rows per dynamic side
+// (Γ = ∇x_B − ∇x_A, DESIGN.md), the gap term b, the combined material, and the warm start carried
+// by feature id.
 func (wk *islandWorker) addContact(cs *contactStage, k int) {
-	models, world := cs.models, cs.world
-	ref := cs.refs[k]
-	st := &world.pairs[ref.pair]
-	c := &st.manifold.Points[ref.point]
-	ba := &world.bodies[world.proxies[st.pair.A].body]
-	bb := &world.bodies[world.proxies[st.pair.B].body]
-	n := c.Normal
-	t1, t2 := ref.t1, ref.t2
-	b := gapTerm(c.Gap, cs.h, cs.config)
-	sides := [2]*collisionBody{ba, bb}
+	in := &cs.in
+	c := &in.contacts.points[k]
+	n := c.normal
+	t1, t2 := cs.tangents[k][0], cs.tangents[k][1]
+	b := gapTerm(c.gap, in.h, in.config)
+	sides := [2]*contactSide{&c.a, &c.b}
 	blocks := [2]int{-1, -1}
-	for s, body := range sides {
+	for s, side := range sides {
 		sign := 1.0
 		if s == 0 {
 			sign = -1
 		}
-		if body.model >= 0 {
-			blocks[s] = cs.block[body.model]
+		if side.model >= 0 {
+			blocks[s] = cs.block[side.model]
 			continue
 		}
-		if body.body.Kind == Kinematic {
+		if side.kinematic {
 			// A kinematic side's known point velocity enters the constant term.
-			v := body.body.LinearVelocity.Add(body.body.AngularVelocity.Cross(c.Point.Sub(body.body.Position)))
-			b += sign * n.Dot(v)
+			b += sign * n.Dot(side.velocity)
 		}
 	}
-	mu := combineFriction(ba.material[0], bb.material[0])
-	e := combineRestitution(ba.material[1], bb.material[1])
-	idx := wk.problem.AddContact(blocks[0], blocks[1], b, mu, e)
+	idx := wk.problem.AddContact(blocks[0], blocks[1], b, c.friction, c.restitution)
 	dirs := [3]mgl64.Vec3{n, t1, t2}
-	for s, body := range sides {
-		if body.model < 0 {
+	for s, side := range sides {
+		if side.model < 0 {
 			continue
 		}
 		rows, sign := wk.problem.RowsA(idx), -1.0
 		if s == 1 {
 			rows, sign = wk.problem.RowsB(idx), 1
 		}
-		models[body.model].contactRows(c.Point, &dirs, sign, rows)
+		in.models[side.model].contactRows(c.position, &dirs, sign, rows)
 	}
-	if cs.config.ColdStart {
+	if in.config.ColdStart {
 		return
 	}
 	con := wk.problem.Contact(idx)
-	con.WarmNormal = st.alpha[ref.point]
-	f := st.friction[ref.point]
+	con.WarmNormal = c.warm.normal
+	f := c.warm.friction
 	con.WarmFriction = [2]float64{f.Dot(t1), f.Dot(t2)}
 }
 

@@ -214,17 +214,26 @@ func spawnPiles(t testing.TB, w *ecs.World) []ecs.Entity {
 }
 
 // TestWorkersGiveIdenticalResults steps the same many-island scene with 1 and with 4 workers:
-// every body's state must be bit-identical after each of 100 steps.
+// every body's state and the step's statistics (but its wall time) must be bit-identical after
+// each of 100 steps, among them the worst rel_err and residual, which must also be finite, within
+// ε when every solve converged, and measured (nonzero in some step), not left at 0.
 func TestWorkersGiveIdenticalResults(t *testing.T) {
-	run := func(workers int) ([]ecs.Entity, *ecs.App) {
+	run := func(workers int) ([]ecs.Entity, *ecs.App, *Simulation) {
 		cfg := DefaultConfig()
 		cfg.Workers = workers
 		app := newTestApp(t, 0.01, cfg)
-		return spawnPiles(t, app.World), app
+		es := spawnPiles(t, app.World)
+		sim, _ := SimulationOf(app.World)
+		return es, app, sim
 	}
-	es1, app1 := run(1)
-	es4, app4 := run(4)
+	es1, app1, sim1 := run(1)
+	es4, app4, sim4 := run(4)
+	eps := sim1.Config().Solver.Epsilon
+	if eps == 0 {
+		eps = 1e-4 // the solver's default
+	}
 	maxIslands := 0
+	nonzeroRel, nonzeroRes := false, false
 	for step := 0; step < 100; step++ {
 		if err := app1.StepFixed(); err != nil {
 			t.Fatal(err)
@@ -232,17 +241,30 @@ func TestWorkersGiveIdenticalResults(t *testing.T) {
 		if err := app4.StepFixed(); err != nil {
 			t.Fatal(err)
 		}
-		sim, _ := SimulationOf(app4.World)
-		maxIslands = max(maxIslands, sim.Stats().Islands)
+		s1, s4 := sim1.Stats(), sim4.Stats()
+		maxIslands = max(maxIslands, s4.Islands)
 		for i := range es1 {
 			a, b := bodyOf(t, app1.World, es1[i]), bodyOf(t, app4.World, es4[i])
 			if a.Position != b.Position || a.Orientation != b.Orientation || a.LinearVelocity != b.LinearVelocity || a.AngularVelocity != b.AngularVelocity {
 				t.Fatalf("step %d, cube %d: 1 worker %v, 4 workers %v", step, i, a.Position, b.Position)
 			}
 		}
+		checkErrorStats(t, step, s1, eps)
+		if math.Float64bits(s1.MaxRelErr) != math.Float64bits(s4.MaxRelErr) || math.Float64bits(s1.MaxResidual) != math.Float64bits(s4.MaxResidual) {
+			t.Fatalf("step %d: 1 worker rel err %v residual %v; 4 workers %v, %v", step, s1.MaxRelErr, s1.MaxResidual, s4.MaxRelErr, s4.MaxResidual)
+		}
+		s1.Elapsed, s4.Elapsed = 0, 0
+		if s1 != s4 {
+			t.Fatalf("step %d: 1 worker %+v; 4 workers %+v", step, s1, s4)
+		}
+		nonzeroRel = nonzeroRel || s1.MaxRelErr > 0
+		nonzeroRes = nonzeroRes || s1.MaxResidual > 0
 	}
 	if maxIslands < 8 {
 		t.Fatalf("the scene had at most %d islands; the test needs many", maxIslands)
+	}
+	if !nonzeroRel || !nonzeroRes {
+		t.Fatalf("rel err nonzero in some step: %v, residual: %v", nonzeroRel, nonzeroRes)
 	}
 }
 
@@ -287,8 +309,8 @@ func setMethod(t *testing.T, sim *Simulation, method string) {
 }
 
 // TestSetSolverThenCollect drops simulations whose solver was switched (the demo does this on
-// every reset) and lets the collector run their cleanups: a replaced worker pool is stopped twice,
-// once by SetSolver and once by the cleanup, which must not panic.
+// every reset) and lets the collector run their cleanups: each simulation keeps its worker pool
+// across SetSolver, steps with it, and its cleanup stops it, which must not panic.
 func TestSetSolverThenCollect(t *testing.T) {
 	cfg := DefaultConfig()
 	cfg.Workers = 2

@@ -13,7 +13,9 @@
 //  2. predict: each dynamic body's unconstrained velocity q̇ᴾ over the step (gravity, and the
 //     gyroscopic term by the implicit midpoint rule, which keeps a torque-free body's angular momentum
 //     and kinetic energy exactly);
-//  3. constrain: contact impulses change q̇ᴾ into q̇ᵗ⁺¹ (arrives with the contact pipeline);
+//  3. constrain: the collision stage finds the contacts and hands them on as a flat list of points;
+//     the contact stage splits them into islands, and each island's contact impulses change q̇ᴾ
+//     into q̇ᵗ⁺¹ (bodies in no island keep q̇ᴾ);
 //  4. advance: positions move with q̇ᵗ⁺¹, orientations by the Cayley map of hω, and the end-of-step
 //     velocity follows from the momentum balance;
 //  5. scatter: the new state is checked finite and written back into the components.

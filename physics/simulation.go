@@ -30,7 +30,14 @@ type Simulation struct {
 
 	h         float64 // the current step's length, for gather's broad-phase displacement
 	collision *collisionWorld
+	contacts  contactList // the step's contact points, from collision to the contact stage
 	contact   *contactStage
+
+	// workers goroutines share the narrow phase and the island solves: the stepping goroutine and
+	// pool's helpers (pool is nil with one worker). The simulation owns the pool and hands it to
+	// the stages.
+	workers int
+	pool    *workerPool
 }
 
 // NewSimulation returns a simulation of world's bodies. RigidBody and Collider must be registered.
@@ -54,11 +61,12 @@ func NewSimulation(world *ecs.World, config Config) (*Simulation, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Simulation{config: config, bodies: q, world: world, collision: cw, contact: cs}
-	if cs.pool != nil {
+	s := &Simulation{config: config, bodies: q, world: world, collision: cw, contact: cs, workers: workers}
+	if workers > 1 {
+		s.pool = newWorkerPool(workers - 1)
 		// The helpers reference only the pool, never the simulation: once the simulation is
 		// unreachable this ends them.
-		runtime.AddCleanup(s, func(p *workerPool) { p.stop() }, cs.pool)
+		runtime.AddCleanup(s, func(p *workerPool) { p.stop() }, s.pool)
 	}
 	s.gatherFn = s.gatherBody
 	return s, nil
@@ -94,15 +102,20 @@ func (s *Simulation) Step(h float64, tick uint64) error {
 	for i := range s.models {
 		s.models[i].PredictVelocity(h, s.config.Gravity, s.layout.Span(s.qdotP, i))
 	}
-	if err := s.collision.collide(s.config.ContactMargin, s.contact.pool, len(s.contact.workers)); err != nil {
+	if err := s.collision.collide(s.config.ContactMargin, s.pool, s.workers, &s.contacts); err != nil {
 		return err
 	}
-	s.contact.asleep = s.asleep
-	cst, err := s.contact.run(h, s.models, &s.layout, s.qdotP, s.collision, &s.config)
+	out, err := s.contact.solve(contactInput{
+		h: h, models: s.models, layout: &s.layout, qdotP: s.qdotP, asleep: s.asleep,
+		contacts: &s.contacts, config: &s.config, pool: s.pool,
+	})
+	// Even after an error, the islands that were solved keep their impulses.
+	s.collision.storeImpulses(&s.contacts, out.impulses)
 	if err != nil {
 		return err
 	}
-	nonFinite, sleeping := s.advance(h)
+	cst := &out.stats
+	nonFinite, sleeping := s.advance(h, &out)
 	for _, b := range s.kinematic {
 		advanceKinematic(b, h)
 	}
@@ -120,7 +133,7 @@ func (s *Simulation) Step(h float64, tick uint64) error {
 		Fallbacks:   cst.fallbacks,
 		Sleeping:    sleeping,
 		MinGap:      cst.minGap,
-		KeptPairs:   s.collision.narrow.kept,
+		KeptPairs:   s.collision.keptPairs(),
 		NonFinite:   nonFinite,
 		Elapsed:     time.Since(start),
 	}
@@ -198,15 +211,9 @@ func (s *Simulation) SetSolver(opts solver.Options) error {
 	if err := cfg.Validate(); err != nil {
 		return err
 	}
-	cs, err := newContactStage(&cfg, len(s.contact.workers))
+	cs, err := newContactStage(&cfg, s.workers)
 	if err != nil {
 		return err
-	}
-	if s.contact.pool != nil {
-		s.contact.pool.stop()
-	}
-	if cs.pool != nil {
-		runtime.AddCleanup(s, func(p *workerPool) { p.stop() }, cs.pool)
 	}
 	s.config, s.contact = cfg, cs
 	return nil

@@ -10,26 +10,24 @@ package physics
 // describe them exactly.
 
 // markSleepingIslands decides, before the solve, which islands stay asleep: those whose bodies all
-// sleep and none of whose contacts involves a kinematic body that moves or that the game moved.
-// The other islands are solved, and Simulation.store wakes their bodies. It resets the outcomes and
-// returns the number of sleeping islands.
-func (cs *contactStage) markSleepingIslands(world *collisionWorld) int {
+// slept at the start of the step (in.asleep) and none of whose contacts involves a kinematic body
+// that moves or that the game moved. The other islands are solved, and Simulation.store wakes their
+// bodies. It resets the outcomes and returns the number of sleeping islands.
+func (cs *contactStage) markSleepingIslands(in *contactInput) int {
 	isl := &cs.isl
+	points := in.contacts.points
 	sleeping := 0
 	for is := range cs.outcomes {
 		asleep := true
 		for _, mi := range isl.bodies[isl.bodyStart[is]:isl.bodyStart[is+1]] {
-			if !cs.asleep[mi] {
+			if !in.asleep[mi] {
 				asleep = false
 				break
 			}
 		}
 		if asleep {
 			for _, k := range isl.contacts[isl.contactStart[is]:isl.contactStart[is+1]] {
-				st := &world.pairs[cs.refs[k].pair]
-				a := &world.bodies[world.proxies[st.pair.A].body]
-				b := &world.bodies[world.proxies[st.pair.B].body]
-				if (a.body.Kind == Kinematic && !a.still) || (b.body.Kind == Kinematic && !b.still) {
+				if points[k].a.moving || points[k].b.moving {
 					asleep = false
 					break
 				}
@@ -43,19 +41,19 @@ func (cs *contactStage) markSleepingIslands(world *collisionWorld) int {
 	return sleeping
 }
 
-// advance moves every awake dynamic body with its velocity after the solve (q̇ᵗ⁺¹ in an island,
-// q̇ᴾ otherwise), writes it back, and puts islands that have come to rest to sleep. It returns the
-// number of bodies whose update was non-finite (and discarded) and the number asleep afterwards.
-func (s *Simulation) advance(h float64) (nonFinite, sleeping int) {
-	cs := s.contact
-	isl := &cs.isl
-	for is := range cs.outcomes {
+// advance moves every awake dynamic body with its velocity after the contact stage's solve out
+// (q̇ᵗ⁺¹ in an island, q̇ᴾ otherwise), writes it back, and puts islands that have come to rest to
+// sleep. It returns the number of bodies whose update was non-finite (and discarded) and the
+// number asleep afterwards.
+func (s *Simulation) advance(h float64, out *contactOutput) (nonFinite, sleeping int) {
+	isl := out.islands
+	for is := range out.outcomes {
 		bodies := isl.bodies[isl.bodyStart[is]:isl.bodyStart[is+1]]
-		if cs.outcomes[is].sleeping {
+		if out.outcomes[is].sleeping {
 			sleeping += len(bodies)
 			continue
 		}
-		if s.comesToRest(h, bodies) {
+		if s.comesToRest(h, bodies, out.qdot) {
 			for _, mi := range bodies {
 				s.components[mi].sleep()
 			}
@@ -63,7 +61,7 @@ func (s *Simulation) advance(h float64) (nonFinite, sleeping int) {
 			continue
 		}
 		for _, mi := range bodies {
-			if !s.store(mi, s.layout.Span(cs.qdot, mi), s.layout.Span(cs.impulse, mi), h) {
+			if !s.store(mi, s.layout.Span(out.qdot, mi), s.layout.Span(out.impulse, mi), h) {
 				nonFinite++
 			}
 		}
@@ -74,7 +72,7 @@ func (s *Simulation) advance(h float64) (nonFinite, sleeping int) {
 		}
 		// In no island: in flight, a body the game put to sleep (which stays put), or a sleeper
 		// whose support has gone (which wakes and falls).
-		if b := s.components[mi]; cs.asleep[mi] && b.gameSlept {
+		if b := s.components[mi]; s.asleep[mi] && b.gameSlept {
 			sleeping++
 			continue
 		}
@@ -101,12 +99,13 @@ func (s *Simulation) store(mi int, qdot, impulse []float64, h float64) bool {
 }
 
 // comesToRest accumulates the rest time of an island's bodies from their velocities after the
-// solve and reports whether every one has now been at rest for Config.SleepTime.
-func (s *Simulation) comesToRest(h float64, bodies []int) bool {
+// solve, qdot (in the step's layout), and reports whether every one has now been at rest for
+// Config.SleepTime.
+func (s *Simulation) comesToRest(h float64, bodies []int, qdot []float64) bool {
 	cfg := &s.config
 	all := cfg.SleepTime > 0
 	for _, mi := range bodies {
-		q := s.layout.Span(s.contact.qdot, mi)
+		q := s.layout.Span(qdot, mi)
 		b := s.components[mi]
 		v := q[0]*q[0] + q[1]*q[1] + q[2]*q[2]
 		w := q[3]*q[3] + q[4]*q[4] + q[5]*q[5]

@@ -59,6 +59,6 @@ func (p *workerPool) start(job poolJob, n int) {
 // wait returns when every helper started by start has finished.
 func (p *workerPool) wait() { p.done.Wait() }
 
-// stop ends the helpers. It may be called more than once: SetSolver stops a replaced pool at
-// once, and the simulation's cleanup stops it again when the simulation is collected.
+// stop ends the helpers; the simulation's cleanup calls it when the simulation is collected. It
+// may be called more than once.
 func (p *workerPool) stop() { p.stopOnce.Do(func() { close(p.quit) }) }
