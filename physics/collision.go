@@ -238,7 +238,7 @@ func (c *collisionWorld) storeImpulses(list *contactList, impulses []contactImpu
 func (c *collisionWorld) keptPairs() int { return c.narrow.kept }
 
 // inheritImpulses gives each of st's points the impulses that last step's point with the same
-// feature id received (paper §6.4's warm start, matched by feature as DESIGN.md asks).
+// feature id received (paper §6.4's warm start, docs/architecture.md, Warm starts).
 func (st *pairState) inheritImpulses(prev *pairState) {
 	for i := 0; i < st.manifold.Count; i++ {
 		id := st.manifold.Points[i].Feature

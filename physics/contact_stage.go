@@ -74,7 +74,7 @@ type islandWorker struct {
 	solver *solver.Solver
 	// fallback solves an island again when the configured solver could not make the contact
 	// projection exact: projected Gauss–Seidel, which is inexact but bounded, so a failed solve
-	// never hands the step a wild velocity (DESIGN.md, "Errors").
+	// never hands the step a wild velocity (docs/architecture.md, Errors).
 	fallback *solver.Solver
 	problem  solver.Problem
 	result   solver.Result
@@ -288,7 +288,7 @@ func (wk *islandWorker) solveIsland(cs *contactStage, is int) (int, bool, bool, 
 }
 
 // addContact appends contact k of the list to the problem: its Jacobian rows per dynamic side
-// (Γ = ∇x_B − ∇x_A, DESIGN.md), the gap term b, the combined material, and the warm start carried
+// (Γ = ∇x_B − ∇x_A; docs/architecture.md, Sign conventions), the gap term b, the combined material, and the warm start carried
 // by feature id.
 func (wk *islandWorker) addContact(cs *contactStage, k int) {
 	in := &cs.in
@@ -334,7 +334,7 @@ func (wk *islandWorker) addContact(cs *contactStage, k int) {
 }
 
 // gapTerm is the constant b_k of the contact constraint n_kᵀq̇ + b_k ≥ 0 for a contact with signed
-// gap φ (DESIGN.md, "The formulation"). A speculative contact (φ > RestingGap) allows approach at
+// gap φ (docs/architecture.md, Sign conventions). A speculative contact (φ > RestingGap) allows approach at
 // up to φ/h, so the bodies close the gap in the step but do not pass it; a touching one
 // (0 ≤ φ ≤ RestingGap) gets b = 0, which neither pulls it shut nor lets it close. A penetrating contact (φ < 0)
 // asks for a separation speed of PenetrationRecovery·|φ|/h, at most MaxRecoverySpeed; with the

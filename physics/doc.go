@@ -7,7 +7,7 @@
 // a reduced deformable body (frame v, ω, then r reduced coordinates). Code outside a body model never
 // assumes a block size of six; see BodyModel, Layout and MassMatrix.
 //
-// One fixed step of length h runs as follows (see the README's architecture section):
+// One fixed step of length h runs as follows (docs/architecture.md, The fixed step):
 //
 //  1. gather: every RigidBody is validated and copied into contiguous per-body state;
 //  2. predict: each dynamic body's unconstrained velocity q̇ᴾ over the step (gravity, and the
