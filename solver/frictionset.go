@@ -35,7 +35,7 @@ func newFrictionSet(model FrictionModel, d int) frictionSet {
 // circumradius of the smallest d-gon containing f) for the pyramid.
 func (fs *frictionSet) gauge(f1, f2 float64) float64 {
 	if fs.model == Disc {
-		return math.Hypot(f1, f2)
+		return norm2(f1, f2)
 	}
 	d := len(fs.cosT)
 	half := math.Pi / float64(d)
@@ -85,17 +85,28 @@ func (fs *frictionSet) optimal(rad, f1, f2, s1, s2, ftol float64) bool {
 	return along <= ftol && math.Abs(across) <= ftol
 }
 
+// norm2 returns √(x² + y²). It is the friction sweeps' innermost operation, and math.Hypot, which
+// scales to avoid overflow and underflow, costs several times a square root; norm2 takes the square
+// root directly and falls back to math.Hypot only where x² + y² could overflow or underflow.
+func norm2(x, y float64) float64 {
+	ss := x*x + y*y
+	if ss > 1e300 || ss < 1e-300 {
+		return math.Hypot(x, y)
+	}
+	return math.Sqrt(ss)
+}
+
 // discQP returns argmin ½yᵀGy + lᵀy over ‖y‖ ≤ r for G = [[a b] [b c]] symmetric PSD: the
 // unconstrained minimiser if it lies inside, otherwise y(λ) = −(G+λI)⁻¹l with ‖y(λ)‖ = r, found by
 // safeguarded Newton on 1/‖y(λ)‖ − 1/r (the 2-D trust-region sub-problem, solved to rounding).
 func discQP(a, b, c, l1, l2, r float64) (float64, float64) {
-	ln := math.Hypot(l1, l2)
+	ln := norm2(l1, l2)
 	if ln == 0 {
 		return 0, 0
 	}
 	// Eigen-decomposition of the 2×2 G.
 	tr, df := 0.5*(a+c), 0.5*(a-c)
-	h := math.Hypot(df, b)
+	h := norm2(df, b)
 	e1, e2 := tr+h, tr-h // e1 ≥ e2
 	var q1x, q1y float64
 	if h == 0 {
@@ -105,13 +116,13 @@ func discQP(a, b, c, l1, l2, r float64) (float64, float64) {
 	} else {
 		q1x, q1y = b, h-df
 	}
-	qn := math.Hypot(q1x, q1y)
+	qn := norm2(q1x, q1y)
 	q1x, q1y = q1x/qn, q1y/qn
 	q2x, q2y := -q1y, q1x
 	g1 := q1x*l1 + q1y*l2
 	g2 := q2x*l1 + q2y*l2
 	norm := func(lam float64) float64 {
-		return math.Hypot(g1/(e1+lam), g2/(e2+lam))
+		return norm2(g1/(e1+lam), g2/(e2+lam))
 	}
 	tiny := 1e-300
 	if e2 > 1e-14*max(e1, tiny) {
@@ -132,7 +143,7 @@ func discQP(a, b, c, l1, l2, r float64) (float64, float64) {
 	for it := 0; it < 60; it++ {
 		d1, d2 := e1+lam, e2+lam
 		y1, y2 := g1/d1, g2/d2
-		nrm := math.Hypot(y1, y2)
+		nrm := norm2(y1, y2)
 		psi := 1/nrm - 1/r
 		if psi < 0 {
 			lo = lam
@@ -155,7 +166,7 @@ func discQP(a, b, c, l1, l2, r float64) (float64, float64) {
 	}
 	z1, z2 := -g1/(e1+lam), -g2/(e2+lam)
 	y1, y2 := q1x*z1+q2x*z2, q1y*z1+q2y*z2
-	if n := math.Hypot(y1, y2); n > r {
+	if n := norm2(y1, y2); n > r {
 		y1, y2 = y1*r/n, y2*r/n
 	}
 	return y1, y2
