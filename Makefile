@@ -35,8 +35,9 @@ smoke:
 	STAGGER_WINDOW_TEST=1 STAGGER_SCREENSHOT=$(abspath $(SCREENSHOT)) \
 		xvfb-run -a -s "-screen 0 1280x800x24" $(GO) test -count=1 -run TestWindowScreenshot -v ./demo/
 
+# Every benchmark table and the runner on every scene, written to BENCHMARKS.md and bench/*.csv.
 bench: setup
-	$(GO) test -run '^$$' -bench . -benchmem ./...
+	$(GO) run ./bench/report
 
 # The long validation runs (ten minutes of simulated time for the towers, card house and arch;
 # pyramid 30), printed as a table; not part of `make test`.
