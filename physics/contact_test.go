@@ -309,23 +309,38 @@ func setMethod(t *testing.T, sim *Simulation, method string) {
 }
 
 // TestSetSolverThenCollect drops simulations whose solver was switched (the demo does this on
-// every reset) and lets the collector run their cleanups: each simulation keeps its worker pool
-// across SetSolver, steps with it, and its cleanup stops it, which must not panic.
+// every reset): each simulation keeps its worker pool across SetSolver and steps with it, and once
+// the simulations are unreachable their cleanups stop the pools: the pools' goroutines end.
 func TestSetSolverThenCollect(t *testing.T) {
 	cfg := DefaultConfig()
 	cfg.Workers = 2
-	for i := 0; i < 4; i++ {
-		app := newTestApp(t, 0.01, cfg)
-		sim, _ := SimulationOf(app.World)
-		for _, method := range []string{"pgs", "sp"} {
-			setMethod(t, sim, method)
+	before := runtime.NumGoroutine()
+	func() {
+		for i := 0; i < 4; i++ {
+			app := newTestApp(t, 0.01, cfg)
+			sim, _ := SimulationOf(app.World)
+			pool := sim.pool
+			for _, method := range []string{"pgs", "sp"} {
+				setMethod(t, sim, method)
+			}
+			if sim.pool != pool || pool == nil {
+				t.Fatalf("SetSolver replaced the worker pool")
+			}
+			if err := app.StepFixed(); err != nil {
+				t.Fatal(err)
+			}
 		}
-		if err := app.StepFixed(); err != nil {
-			t.Fatal(err)
+		if runtime.NumGoroutine() <= before {
+			t.Fatalf("%d goroutines with four 2-worker simulations, %d before: the pools run none", runtime.NumGoroutine(), before)
 		}
-	}
-	for i := 0; i < 5; i++ {
+	}()
+	// The cleanups run after collections that find the simulations unreachable; give them up to
+	// 200 collections.
+	for i := 0; i < 200 && runtime.NumGoroutine() > before; i++ {
 		runtime.GC()
 		time.Sleep(10 * time.Millisecond)
+	}
+	if n := runtime.NumGoroutine(); n > before {
+		t.Errorf("%d goroutines after the simulations were dropped, %d before: a pool was not stopped", n, before)
 	}
 }
