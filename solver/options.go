@@ -140,20 +140,9 @@ type Options struct {
 // sticking solve, the settling of converged friction and the sharpening of sliding islands, and
 // without the warm-start check. Each of those four options documents why it is off in the zero
 // value (the paper's plain loop) and on here. Tests that check the solver as games run it use this.
-//
-// It also bounds a friction projection at gameFrictionSweeps sweeps. On a moving pile the block
-// Gauss–Seidel sweeps stall far above their tolerance where sliding contacts are coupled through a
-// body's rotation or sticking contacts are redundant, and the full default bound then dominates a
-// step's cost; the staggered loop still meets ε, and every answer stays contact-exact.
 func GameOptions() Options {
-	return Options{Method: MethodSP, Friction: Disc, Joint: true, Settle: true, Sharpen: true, SkipWarmCheck: true,
-		FrictionMaxSweeps: gameFrictionSweeps}
+	return Options{Method: MethodSP, Friction: Disc, Joint: true, Settle: true, Sharpen: true, SkipWarmCheck: true}
 }
-
-// gameFrictionSweeps is GameOptions' bound on a friction projection's sweeps: the smallest round
-// figure at which a sliding box still follows the discrete Coulomb answer to round-off (the
-// incline's validation test), while a tumbling pile's projections are cut to a tenth.
-const gameFrictionSweeps = 200
 
 // Defaults of the zero-valued Options fields (paper Table 1 where it gives one).
 const (

@@ -124,7 +124,7 @@ func TestValidationArch(t *testing.T) {
 // TestValidationPileSettles: 100 mixed bodies dropped into a bin tumble, stack and slide without
 // the contact solve adding energy in any step (runScene's check) and without a non-finite state.
 func TestValidationPileSettles(t *testing.T) {
-	res := runScene(t, "-scene", "pile", "-seconds", "2")
+	res := runScene(t, "-scene", "pile", "-seconds", "1.5")
 	if res.Bodies != 105 || res.ContactsMax == 0 {
 		t.Errorf("pile: %d bodies, at most %d contacts", res.Bodies, res.ContactsMax)
 	}
