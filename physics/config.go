@@ -26,7 +26,7 @@ type Config struct {
 	// gaps allow approach up to gap/h. Gaps within a face differ by round-off
 	// (1e-11 m); without this band a resting face's redundant corners would get gap terms of either
 	// sign, their rows inconsistent, and each step's contact projection would chase which corner to
-	// release (BENCHMARKS.md, "Gap term"). Default 1e-6; must be below ContactMargin.
+	// release (measured on the pyramid wall). Default 1e-6; must be below ContactMargin.
 	RestingGap float64
 	// PenetrationRecovery is the fraction of a penetration depth that contacts push apart per step
 	// (b_k = PenetrationRecovery·φ_k/h for φ_k < 0). Default 0, the paper's choice: speculative

@@ -9,8 +9,8 @@ import (
 // delassusIC is a zero-fill incomplete Cholesky factor L Lᵀ ≈ A + ε diag(A) of the Delassus
 // matrix A restricted to chosen rows of chosen contacts: the normal rows of the contact
 // projection's active set and the tangent rows of the friction projection's sticking contacts
-// (any rows 0–2 of a contact can be chosen; the joint sticking solve's CG does not use it, see
-// BENCHMARKS.md). It preconditions their conjugate gradients when Jacobi or block-Jacobi scaling
+// (any rows 0–2 of a contact can be chosen; the joint sticking solve's CG does not use it: measured,
+// it did not pay there). It preconditions their conjugate gradients when Jacobi or block-Jacobi scaling
 // converges slowly, as it does along long chains of contacts (towers, walls), where it cuts
 // hundreds of iterations to tens.
 //
@@ -83,7 +83,7 @@ const icAfter = 20
 // too a resting 20-box stack cost 8 % more per step and the 40-box one 10 % less (the residuals a
 // step leaves depend on how the previous ones distributed impulse among redundant corners). The friction
 // projection's factor always uses icShift (its system is consistent, but the narrow shift cost the
-// arch 4 % and the topple scene more friction sweeps). Measured (BENCHMARKS.md): the sliding
+// arch 4 % and the topple scene more friction sweeps). Measured when chosen: the sliding
 // 40-box tower takes 145 contact CG iterations instead of 418, and replaying the same trajectories
 // the topple scene and the μ 0.1 arch take 25 % and 9 % fewer than with icShift throughout.
 const (

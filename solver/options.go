@@ -38,8 +38,7 @@ const (
 	// ContactPGSSM is projected Gauss–Seidel sweeps finished by Jacobi-preconditioned conjugate
 	// gradients on the predicted active set, repeated until the LCP holds to ContactTol (course
 	// notes §3.2.6), falling back to ContactPivot on small islands if it stalls. Its
-	// clip-and-resolve loop can stall on nearly redundant contacts whose gap terms differ
-	// (BENCHMARKS.md).
+	// clip-and-resolve loop can stall on nearly redundant contacts whose gap terms differ.
 	ContactPGSSM
 	// ContactMPRGP is Dostál's MPRGP (mprgp.go) in Jacobi-scaled variables, after three projected
 	// Gauss–Seidel sweeps when cold: conjugate gradients on the free face with feasible step
@@ -117,7 +116,7 @@ type Options struct {
 	// sliding the fixed-point map is nearly affine and the Anderson-accelerated loop reaches that
 	// in a few more subsequences, whereas an ε-converged answer leaves up to ε of the friction
 	// impulse misdirected, which shows as a sliding box spinning about its normal and travelling a
-	// few parts in a million further than Coulomb's law lets it (the incline scene, BENCHMARKS.md).
+	// few parts in a million further than Coulomb's law lets it (the incline scene's validation test).
 	// Off by default in the solver (the paper's loop); the physics pipeline turns it on.
 	Sharpen bool
 	// SkipWarmCheck turns off the check that returns a warm start which already satisfies both
@@ -125,7 +124,7 @@ type Options struct {
 	// check makes a converged warm start nearly free (paper §6.4). The physics pipeline turns it
 	// off: there a resting island's warm start misses the conditions by a few ContactTol, the
 	// check's pass is then wasted, and the answers it does accept leave residuals that later steps
-	// pay for (BENCHMARKS.md).
+	// pay for.
 	SkipWarmCheck bool
 	// PGSIters is MethodPGS's fixed number of sweeps; default 50.
 	PGSIters int

@@ -71,7 +71,7 @@ func TestValidationInclineSticks(t *testing.T) {
 // TestValidationInclineSlides: above tan θ = μ the cube slides with a = g(sin θ − μ cos θ).
 // Semi-implicit Euler covers exactly (1 + h/t) times ½ a t² from rest, so with exact friction the
 // run matches that to round-off; an ε-converged friction impulse that leaves the cube spinning
-// about the plane's normal (as the joint sticking candidate did on sliding contacts, BENCHMARKS.md)
+// about the plane's normal (as the joint sticking candidate once did on sliding contacts)
 // would make it slide a few parts in a million further.
 func TestValidationInclineSlides(t *testing.T) {
 	const dt, seconds = 0.01, 1.0
@@ -96,8 +96,7 @@ func TestValidationRatioHolds(t *testing.T) {
 // than the scene's 1 cm (docs/scenes.md, cardhouse), solved every step at the default ε, without a
 // step that gains energy. The cards are held by friction: without the joint sticking solve
 // (solver.Options.Joint) the ε-converged friction does positive work after Algorithm 1's final
-// contact projection and the house gains up to 1e-3 J in a step and creeps by millimetres
-// (BENCHMARKS.md).
+// contact projection and the house gains up to 1e-3 J in a step and creeps by millimetres.
 func TestValidationCardhouseStands(t *testing.T) {
 	res := runScene(t, "-scene", "cardhouse", "-n", "2", "-seconds", "5", "-sleep=false")
 	if res.MaxDrop > 1e-3 || res.MaxShift > 1e-3 {
