@@ -71,3 +71,20 @@ func turnZ(angle float64) mgl64.Quat { return mgl64.QuatRotate(angle, mgl64.Vec3
 
 // degrees converts degrees to radians.
 func degrees(d float64) float64 { return d * math.Pi / 180 }
+
+// spawnBin adds four static walls of the given thickness and height on the ground around a square
+// of inside width inner centred on the origin, with friction mu.
+func spawnBin(w *ecs.World, inner, thickness, height, mu float64) error {
+	half := 0.5 * (inner + thickness)
+	for _, wall := range []struct{ half, pos mgl64.Vec3 }{
+		{mgl64.Vec3{thickness / 2, half + thickness/2, height / 2}, mgl64.Vec3{-half, 0, height / 2}},
+		{mgl64.Vec3{thickness / 2, half + thickness/2, height / 2}, mgl64.Vec3{half, 0, height / 2}},
+		{mgl64.Vec3{half - thickness/2, thickness / 2, height / 2}, mgl64.Vec3{0, -half, height / 2}},
+		{mgl64.Vec3{half - thickness/2, thickness / 2, height / 2}, mgl64.Vec3{0, half, height / 2}},
+	} {
+		if err := spawnStaticBox(w, wall.half, wall.pos, mu); err != nil {
+			return err
+		}
+	}
+	return nil
+}

@@ -39,16 +39,8 @@ func buildPile(w *ecs.World, p Params) error {
 	if err := spawnGround(w, p.Mu); err != nil {
 		return err
 	}
-	half := 0.5 * (pileBin + pileWall)
-	for _, wall := range []struct{ half, pos mgl64.Vec3 }{
-		{mgl64.Vec3{pileWall / 2, half + pileWall/2, pileHeight / 2}, mgl64.Vec3{-half, 0, pileHeight / 2}},
-		{mgl64.Vec3{pileWall / 2, half + pileWall/2, pileHeight / 2}, mgl64.Vec3{half, 0, pileHeight / 2}},
-		{mgl64.Vec3{half - pileWall/2, pileWall / 2, pileHeight / 2}, mgl64.Vec3{0, -half, pileHeight / 2}},
-		{mgl64.Vec3{half - pileWall/2, pileWall / 2, pileHeight / 2}, mgl64.Vec3{0, half, pileHeight / 2}},
-	} {
-		if err := spawnStaticBox(w, wall.half, wall.pos, p.Mu); err != nil {
-			return err
-		}
+	if err := spawnBin(w, pileBin, pileWall, pileHeight, p.Mu); err != nil {
+		return err
 	}
 	rng := sceneRand(p.Seed, 0x70696c65)
 	k := int(math.Floor((pileBin - 2*pileMaxSize) / pilePitch)) // bodies per row of the grid

@@ -37,16 +37,8 @@ func buildSpheres(w *ecs.World, p Params) error {
 	inner := float64(k) * spherePitch                           // inside width of the box
 	layers := (p.N + k*k - 1) / (k * k)
 	height := 0.5 + spherePitch*float64(layers+1)
-	half := 0.5 * (inner + wallThickness)
-	for _, wall := range []struct{ half, pos mgl64.Vec3 }{
-		{mgl64.Vec3{wallThickness / 2, half + wallThickness/2, height / 2}, mgl64.Vec3{-half, 0, height / 2}},
-		{mgl64.Vec3{wallThickness / 2, half + wallThickness/2, height / 2}, mgl64.Vec3{half, 0, height / 2}},
-		{mgl64.Vec3{half - wallThickness/2, wallThickness / 2, height / 2}, mgl64.Vec3{0, -half, height / 2}},
-		{mgl64.Vec3{half - wallThickness/2, wallThickness / 2, height / 2}, mgl64.Vec3{0, half, height / 2}},
-	} {
-		if err := spawnStaticBox(w, wall.half, wall.pos, p.Mu); err != nil {
-			return err
-		}
+	if err := spawnBin(w, inner, wallThickness, height, p.Mu); err != nil {
+		return err
 	}
 	ball, err := collide.NewSphere(sphereRadius)
 	if err != nil {
