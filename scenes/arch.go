@@ -30,7 +30,7 @@ var archHalfWidth = math.Asinh(3)
 func arch() Scene {
 	return Scene{
 		Name:     "arch",
-		Summary:  "a catenary arch of n dry voussoirs, 6 m span, feet cut level; stands at μ 0.6, falls at μ 0.1",
+		Summary:  "a catenary arch of n dry voussoirs, 6 m of arc over a 3.6 m span, feet cut level; stands at μ 0.6, falls at μ 0.1",
 		Defaults: Params{N: 15, Mu: 0.6},
 		check: func(p Params) error {
 			if p.N < 3 || p.N > 200 {
