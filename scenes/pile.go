@@ -54,7 +54,7 @@ func buildPile(w *ecs.World, p Params) error {
 			return err
 		}
 		b := physics.NewDynamic(pos, pileDensity)
-		b.Orientation = randomTurn(rng)
+		b.Orientation = randomOrientation(rng)
 		b.Friction, b.Restitution = p.Mu, p.E
 		if _, err := physics.Spawn(w, b, physics.Collider{Shape: shape}); err != nil {
 			return err
@@ -88,13 +88,4 @@ func pileShape(kind int, rng *rand.Rand) (collide.Shape, error) {
 	}
 	hull, _, err := collide.NewConvexHullCentered(points)
 	return hull, err
-}
-
-// randomTurn returns a uniformly random rotation.
-func randomTurn(rng *rand.Rand) mgl64.Quat {
-	q := mgl64.Quat{W: rng.NormFloat64(), V: mgl64.Vec3{rng.NormFloat64(), rng.NormFloat64(), rng.NormFloat64()}}
-	if q.Len() < 1e-6 {
-		return mgl64.QuatIdent()
-	}
-	return q.Normalize()
 }

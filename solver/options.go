@@ -86,10 +86,7 @@ type Options struct {
 	// velocity changes by more than FrictionTol·scale in a sweep. Default 1e-9.
 	FrictionTol float64
 	// FrictionMaxSweeps bounds the block Gauss–Seidel sweeps of one friction projection; default
-	// 2000. While sharpening (Sharpen) a projection may take at least the default: sharpening asks
-	// for a fixed point to working accuracy. A bound reached leaves an inexact projection, which
-	// the staggered loop tolerates (its answer stays contact-exact).
-
+	// 2000. A bound reached leaves an inexact projection; the answer stays contact-exact.
 	FrictionMaxSweeps int
 	// Anderson is the depth of Anderson acceleration of the staggered fixed-point map, applied to
 	// the body-space friction impulse in the kinetic metric (docs/architecture.md, Anderson acceleration); 0 selects the default 5,

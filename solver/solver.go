@@ -103,11 +103,10 @@ func (s *Solver) projectContact(f []float64, warm bool) bool {
 	return exact
 }
 
-// projectFriction runs the friction projection for s.alpha into f (warm-started from f) to tol
-// within maxSweeps sweeps, keeping s.v, counting its work. It reports whether the deadline (zero:
-// none) stopped it.
-func (s *Solver) projectFriction(f []float64, tol float64, maxSweeps int, deadline time.Time) bool {
-	w, cut := s.friction.project(&s.op, s.alpha, f, s.v, tol, maxSweeps, deadline)
+// projectFriction runs the friction projection for s.alpha into f (warm-started from f) to tol,
+// keeping s.v, counting its work. It reports whether the deadline (zero: none) stopped it.
+func (s *Solver) projectFriction(f []float64, tol float64, deadline time.Time) bool {
+	w, cut := s.friction.project(&s.op, s.alpha, f, s.v, tol, s.opts.FrictionMaxSweeps, deadline)
 	s.st.FrictionSweeps += w.Sweeps
 	s.st.FrictionCG += w.CG
 	return cut

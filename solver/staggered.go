@@ -169,7 +169,7 @@ func (s *Solver) subsequence(l *loopState, i int, itStart time.Time) (iterateFig
 	if !l.deadline.IsZero() {
 		fdl = l.deadline.Add(-2 * l.lastContact)
 	}
-	cut := s.projectFriction(s.f, ft, s.frictionSweeps(l), fdl)
+	cut := s.projectFriction(s.f, ft, fdl)
 	s.st.Iterations = i
 	if cut {
 		// The budget ran out inside the friction projection: s.f is not an iterate of the map,
@@ -207,15 +207,6 @@ func (s *Solver) frictionTolerance(l *loopState, i int) float64 {
 	return l.ftol
 }
 
-// frictionSweeps is the bound on the next friction projection's sweeps: Options.FrictionMaxSweeps,
-// and at least its default while sharpening, which asks for a fixed point to working accuracy.
-func (s *Solver) frictionSweeps(l *loopState) int {
-	if l.sharpening {
-		return max(s.opts.FrictionMaxSweeps, defaultFrictionMaxSweeps)
-	}
-	return s.opts.FrictionMaxSweeps
-}
-
 // finishLoose handles an iterate that met ε with a loose friction projection: the projection is
 // finished to full accuracy and the iterate measured again; from here on every projection is
 // full-accuracy. It is accepted at once only if it is a fixed point to working accuracy (as a
@@ -223,7 +214,7 @@ func (s *Solver) frictionSweeps(l *loopState) int {
 // iterate. It reports false on a non-finite measure.
 func (s *Solver) finishLoose(l *loopState, it *iterateFigures, deadline time.Time) bool {
 	l.tight = true
-	s.projectFriction(s.f, l.ftol, s.frictionSweeps(l), deadline)
+	s.projectFriction(s.f, l.ftol, deadline)
 	if !s.measure(l, it) {
 		return false
 	}
