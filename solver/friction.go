@@ -47,6 +47,8 @@ type frictionProjection struct {
 	alpha, v []float64
 	deadline time.Time
 	work     frictionWork
+	// maxPasses bounds work.Sweeps + work.CG (frictionTarget.maxPasses).
+	maxPasses int
 
 	r, z, p, q   []float64 // 2m: CG vectors, a 2-vector per contact
 	u            []float64 // ndof
@@ -78,47 +80,106 @@ func (fp *frictionProjection) bind(op *operator, alpha, v []float64, deadline ti
 
 func (fp *frictionProjection) unbind() { fp.op, fp.alpha, fp.v = nil, nil, nil }
 
-// project solves P_F(α) on op into f (warm-started from f), stopping when a block Gauss–Seidel
-// sweep changes no contact's tangential velocity by more than tol, after maxSweeps sweeps, or at
-// the deadline (zero: none). Like PGS-SM for the contact projection, sweeps alternate with a
-// subspace solve: the contacts strictly inside their friction set (sticking) are solved jointly by
-// block-Jacobi-preconditioned CG with the others held, then clipped back into their sets. On
+// frictionTarget says when a friction projection stops.
+type frictionTarget struct {
+	// tol: a block Gauss–Seidel sweep changed no contact's tangential velocity by more than tol.
+	tol float64
+	// gap (0: off): the dissipation gap is at most gap·½‖Df‖²_{M⁻¹} (gapMet).
+	gap float64
+	// maxSweeps bounds the sweeps (Options.FrictionMaxSweeps); maxPasses the sweeps and CG
+	// iterations together (what is left of Options.WorkBudget).
+	maxSweeps, maxPasses int
+	deadline             time.Time // zero: none
+}
+
+// gapEvery is how many sweeps pass between evaluations of the dissipation gap, which costs about
+// a sweep and a half.
+const gapEvery = 4
+
+// project solves P_F(α) on op into f (warm-started from f) until the target is met or its work
+// bounds are reached. Like PGS-SM for the contact projection, sweeps alternate with a subspace
+// solve: the contacts strictly inside their friction set (sticking) are solved jointly by
+// block-Jacobi-preconditioned CG with the others held, then clipped back into their sets. Every
+// sweep leaves f feasible, so a projection stopped by a work bound still returns an iterate. On
 // return v = q̇ᴾ + M⁻¹(Nα + f). It returns the work done and whether the deadline stopped it
-// before tol was met.
-func (fp *frictionProjection) project(op *operator, alpha, f, v []float64, tol float64, maxSweeps int, deadline time.Time) (frictionWork, bool) {
-	fp.bind(op, alpha, v, deadline)
+// before the target was met.
+func (fp *frictionProjection) project(op *operator, alpha, f, v []float64, tg frictionTarget) (frictionWork, bool) {
+	fp.bind(op, alpha, v, tg.deadline)
+	fp.maxPasses = tg.maxPasses
 	defer fp.unbind()
 	op.velocity(alpha, f, v)
 	subspace := true
-	for round := 0; fp.work.Sweeps < maxSweeps; round++ {
+	for round := 0; fp.work.Sweeps < tg.maxSweeps && fp.passes() < tg.maxPasses; round++ {
 		n := 2
 		switch {
 		case round == 0:
 			n = 1
 		case !subspace || round >= frictionRounds || fp.work.CG >= frictionCGBudget*op.m+frictionCGExtra:
 			subspace = false
-			n = maxSweeps
+			n = tg.maxSweeps
 		}
-		for i := 0; i < n && fp.work.Sweeps < maxSweeps; i++ {
+		for i := 0; i < n && fp.work.Sweeps < tg.maxSweeps && fp.passes() < tg.maxPasses; i++ {
 			fp.work.Sweeps++
-			if fp.sweep(f, tol) <= tol {
+			if fp.sweep(f, tg.tol) <= tg.tol {
 				return fp.work, false
 			}
-			if !deadline.IsZero() && time.Now().After(deadline) {
+			if tg.gap > 0 && fp.work.Sweeps%gapEvery == 1 && fp.gapMet(f, tg.gap) {
+				return fp.work, false
+			}
+			if !tg.deadline.IsZero() && time.Now().After(tg.deadline) {
 				return fp.work, true
 			}
 		}
-		if subspace && !fp.subspaceStep(f, tol) {
+		if subspace && !fp.subspaceStep(f, tg.tol) {
 			subspace = false
 		}
 	}
 	return fp.work, false
 }
 
+// passes is the work done so far: sweeps plus CG iterations.
+func (fp *frictionProjection) passes() int { return fp.work.Sweeps + fp.work.CG }
+
+// gapMet reports whether f is optimal to the relative accuracy gap: the dissipation gap of the
+// maximal dissipation principle (eq. 18), Σ_k f_kᵀs_k + μ_kα_k‖s_k‖ with s_k contact k's
+// tangential velocity, is at most gap·½‖Df‖²_{M⁻¹}. The gap is the Frank–Wolfe gap of the
+// projection's objective, so it bounds the objective's excess, and the excess bounds the distance
+// to the projection, ½‖D(f − f*)‖²_{M⁻¹}: the projection's error in eq. 28's norm is then at most
+// gap relative to ‖Df‖². Unlike the velocity test it is met by block Gauss–Seidel within a few
+// dozen sweeps where redundant sticking contacts make the velocity test stall for thousands.
+func (fp *frictionProjection) gapMet(f []float64, gap float64) bool {
+	op := fp.op
+	dual, u := 0.0, fp.u
+	clear(u)
+	for k := 0; k < op.m; k++ {
+		r := op.mu[k] * fp.alpha[k]
+		f1, f2 := f[2*k], f[2*k+1]
+		if !(r > 0) || f1 == 0 && f2 == 0 {
+			if r > 0 {
+				s1, s2 := op.tangentDot(k, fp.v)
+				dual += r * norm2(s1, s2)
+			}
+			continue
+		}
+		s1, s2 := op.tangentDot(k, fp.v)
+		dual += f1*s1 + f2*s2 + r*norm2(s1, s2)
+		op.addWT(k, f1, f2, u)
+	}
+	kinetic := 0.0
+	for k := 0; k < op.m; k++ {
+		if f1, f2 := f[2*k], f[2*k+1]; f1 != 0 || f2 != 0 {
+			q1, q2 := op.tangentDot(k, u)
+			kinetic += f1*q1 + f2*q2
+		}
+	}
+	return dual <= gap*0.5*kinetic
+}
+
 // settleContact re-solves contact k's friction sub-problem exactly for the velocity v, with the
 // other contacts held, keeping v consistent (settleFriction).
 func (fp *frictionProjection) settleContact(op *operator, alpha, f, v []float64, k int) {
 	fp.bind(op, alpha, v, time.Time{})
+	fp.maxPasses = math.MaxInt
 	fp.update(k, f, 0)
 	fp.unbind()
 }
@@ -224,7 +285,7 @@ func (fp *frictionProjection) subspace(f []float64, tol float64) bool {
 		rmax = max(rmax, max(math.Abs(s1), math.Abs(s2)))
 	}
 	cg := subspaceRun{act: act, rz: rz, rmax: rmax, rmax0: rmax, best: rmax}
-	for it := 0; it < cgIterations(len(act)) && cg.rmax > cgTarget*tol; it++ {
+	for it := 0; it < cgIterations(len(act)) && cg.rmax > cgTarget*tol && fp.passes() < fp.maxPasses; it++ {
 		if !fp.cgIteration(&cg, it, f, tol) {
 			break
 		}

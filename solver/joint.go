@@ -40,7 +40,7 @@ type jointSolve struct {
 
 	op         *operator
 	v          []float64
-	cg         int
+	cg, maxCG  int       // CG iterations spent, and the most candidate may spend
 	alpha, f   []float64 // the candidate (m, 2m)
 	r, z, p, q []float64 // 3m: a 3-vector per contact
 	u          []float64 // ndof
@@ -67,9 +67,10 @@ func (js *jointSolve) resize(op *operator) {
 // scratch (it is left at the candidate's velocity, or overwritten if there is none). If the
 // candidate is feasible it writes it into alpha and x and reports true. It builds none when no
 // loaded contact sticks: the candidate would then be a contact projection under the held friction,
-// which the loop runs anyway. It also returns the CG iterations spent.
-func (js *jointSolve) candidate(op *operator, alpha, f, x, v []float64) (bool, int) {
-	js.op, js.v, js.cg = op, v, 0
+// which the loop runs anyway. It spends at most maxCG CG iterations (the work budget), building no
+// candidate if they do not suffice, and returns the CG iterations spent.
+func (js *jointSolve) candidate(op *operator, alpha, f, x, v []float64, maxCG int) (bool, int) {
+	js.op, js.v, js.cg, js.maxCG = op, v, 0, maxCG
 	ok := js.build(alpha, f, x)
 	js.op, js.v = nil, nil
 	return ok, js.cg
@@ -242,7 +243,7 @@ func (js *jointSolve) solveRows() bool {
 		rmax = max(rmax, max(math.Abs(r[3*k]), max(math.Abs(r[3*k+1]), math.Abs(r[3*k+2]))))
 	}
 	maxIt := 6*free + 50 // three rows per contact: the subspace CGs' bound per row
-	for it := 0; it < maxIt && rmax > 0.1*tol; it++ {
+	for it := 0; it < maxIt && rmax > 0.1*tol && js.cg < js.maxCG; it++ {
 		clear(u)
 		for k := 0; k < m; k++ {
 			if mask[k] == jointReleased {

@@ -1,6 +1,9 @@
 package solver
 
-import "time"
+import (
+	"math"
+	"time"
+)
 
 // Method names a solver selectable in Options.Method.
 const (
@@ -88,6 +91,28 @@ type Options struct {
 	// FrictionMaxSweeps bounds the block Gauss–Seidel sweeps of one friction projection; default
 	// 2000. A bound reached leaves an inexact projection; the answer stays contact-exact.
 	FrictionMaxSweeps int
+	// FrictionGap, if positive, also stops a friction projection once its dissipation gap (the
+	// optimality gap of the maximal dissipation principle, eq. 18) is at most FrictionGap·½‖Df‖²
+	// in the kinetic metric of eq. 28: the projection's error then adds at most about FrictionGap
+	// to rel_err, so FrictionGap = ε solves each projection as accurately as the loop's stopping
+	// test can see. On piles, whose redundant sticking contacts make block Gauss–Seidel stall
+	// short of FrictionTol for thousands of sweeps, it is met within a few dozen. It is not
+	// applied while sharpening (Sharpen), which wants the fixed point to working accuracy. 0 (the
+	// zero value, the paper's loop) turns it off; GameOptions sets it to ε's default.
+	FrictionGap float64
+	// WorkBudget, if positive, bounds the work of one Solve in contact updates: a Gauss–Seidel
+	// sweep or a conjugate-gradient iteration of either projection or of the joint sticking solve
+	// on an island of m contacts counts m. When it is spent the staggered loop stops as under
+	// TimeBudget, returning the best iterate after an exact final contact projection and the
+	// repair that keeps its friction dissipative (paper §7); a friction projection is given what
+	// is left, and the joint sticking solve is tried only within it. The contact projections are
+	// counted but never cut short (exactness first), so a budget below their cost is exceeded.
+	// Unlike TimeBudget it is deterministic. 0 (the zero value, and GameOptions): no bound. A
+	// budget counted per solve cannot tell a moving pile, where it costs little accuracy, from the
+	// first solves of a large resting structure, which it would cut short (the 20-box pyramid's
+	// first solve takes about 5 million contact updates, then 1,600 a step), so it is the game's
+	// choice.
+	WorkBudget int
 	// Anderson is the depth of Anderson acceleration of the staggered fixed-point map, applied to
 	// the body-space friction impulse in the kinetic metric (docs/architecture.md, Anderson acceleration); 0 selects the default 5,
 	// a negative value disables it (the paper's plain loop).
@@ -133,11 +158,13 @@ type Options struct {
 
 // GameOptions returns the configuration the physics pipeline ships with (physics.DefaultConfig):
 // Staggered Projections with the exact disc and the paper's defaults otherwise, plus the joint
-// sticking solve, the settling of converged friction and the sharpening of sliding islands, and
-// without the warm-start check. Each of those four options documents why it is off in the zero
-// value (the paper's plain loop) and on here. Tests that check the solver as games run it use this.
+// sticking solve, the settling of converged friction, the sharpening of sliding islands and the
+// friction projections' dissipation-gap target (FrictionGap = ε), and without the warm-start
+// check. Each of those five options documents why it is off in the zero value (the paper's plain
+// loop) and on here. Tests that check the solver as games run it use this.
 func GameOptions() Options {
-	return Options{Method: MethodSP, Friction: Disc, Joint: true, Settle: true, Sharpen: true, SkipWarmCheck: true}
+	return Options{Method: MethodSP, Friction: Disc, Joint: true, Settle: true, Sharpen: true, SkipWarmCheck: true,
+		FrictionGap: defaultEpsilon}
 }
 
 // Defaults of the zero-valued Options fields (paper Table 1 where it gives one).
@@ -190,6 +217,12 @@ func (opts Options) withDefaults() (Options, error) {
 	}
 	if opts.FrictionMaxSweeps <= 0 {
 		opts.FrictionMaxSweeps = defaultFrictionMaxSweeps
+	}
+	if !(opts.FrictionGap >= 0) || math.IsInf(opts.FrictionGap, 0) {
+		return opts, &InputError{Item: "problem", Index: -1, Field: "Options.FrictionGap", Reason: "must be finite and ≥ 0"}
+	}
+	if opts.WorkBudget < 0 {
+		return opts, &InputError{Item: "problem", Index: -1, Field: "Options.WorkBudget", Reason: "must be ≥ 0"}
 	}
 	if opts.Anderson == 0 {
 		opts.Anderson = defaultAnderson

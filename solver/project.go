@@ -43,7 +43,7 @@ func (s *Solver) ProjectFriction(p *Problem, alpha []float64, res *Result) error
 	s.prepare(p)
 	s.st.Method = "friction-projection"
 	copy(s.alpha, alpha)
-	s.projectFriction(s.f, s.opts.FrictionTol*s.op.scale, time.Time{})
+	s.projectFriction(s.f, s.opts.FrictionTol*s.op.scale, 0, time.Time{})
 	s.finish(res, start)
 	return nil
 }

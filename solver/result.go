@@ -43,8 +43,10 @@ type Stats struct {
 	// projections (warmcheck.go) and was returned as the answer without running a projection;
 	// ContactError then bounds the LCP residual by |w_k| on touching contacts.
 	WarmExact bool
-	// BudgetHit reports that TimeBudget stopped the staggered loop.
-	BudgetHit bool
+	// BudgetHit reports that TimeBudget stopped the staggered loop; WorkHit that WorkBudget did.
+	BudgetHit, WorkHit bool
+	// Work counts the solve's contact updates, as Options.WorkBudget counts them.
+	Work int
 	// Repairs counts the rounds that made an unconverged answer's friction feasible and
 	// dissipative after the final contact projection (dissipate.go); 0 when none was needed.
 	Repairs int

@@ -37,6 +37,9 @@ type Solver struct {
 
 	lemkeFailure string
 	st           Stats
+	// workBefore is the work of an earlier attempt of this Solve (retryWithoutJoint), which the
+	// work budget counts.
+	workBefore int
 }
 
 // NewSolver returns a Solver with opts, after filling in defaults. It fails on an unknown method
@@ -104,9 +107,11 @@ func (s *Solver) projectContact(f []float64, warm bool) bool {
 }
 
 // projectFriction runs the friction projection for s.alpha into f (warm-started from f) to tol,
+// and to the relative dissipation gap gap if positive, within what is left of the work budget,
 // keeping s.v, counting its work. It reports whether the deadline (zero: none) stopped it.
-func (s *Solver) projectFriction(f []float64, tol float64, deadline time.Time) bool {
-	w, cut := s.friction.project(&s.op, s.alpha, f, s.v, tol, s.opts.FrictionMaxSweeps, deadline)
+func (s *Solver) projectFriction(f []float64, tol, gap float64, deadline time.Time) bool {
+	tg := frictionTarget{tol: tol, gap: gap, maxSweeps: s.opts.FrictionMaxSweeps, maxPasses: s.passesLeft(minFrictionPasses), deadline: deadline}
+	w, cut := s.friction.project(&s.op, s.alpha, f, s.v, tg)
 	s.st.FrictionSweeps += w.Sweeps
 	s.st.FrictionCG += w.CG
 	return cut
@@ -173,6 +178,7 @@ func (s *Solver) finish(res *Result, start time.Time) {
 	s.st.MinGap = minGap
 	s.st.ContactError = worst
 	s.st.ContactExact = worst <= s.opts.ContactTol*s.op.scale*exactFactor
+	s.st.Work = s.workDone()
 	s.st.Elapsed = time.Since(start)
 	res.Stats = s.st
 }

@@ -111,6 +111,10 @@ func (s *Solver) solveSP(start time.Time, maxIters int, joint bool) {
 			break
 		}
 		s.nextInput(&l, i, it)
+		if s.workSpent() {
+			s.st.WorkHit = true
+			break
+		}
 		l.lastIter = time.Since(itStart)
 		if !l.deadline.IsZero() && time.Now().Add(l.lastIter+l.lastContact).After(l.deadline) {
 			s.st.BudgetHit = true
@@ -169,7 +173,7 @@ func (s *Solver) subsequence(l *loopState, i int, itStart time.Time) (iterateFig
 	if !l.deadline.IsZero() {
 		fdl = l.deadline.Add(-2 * l.lastContact)
 	}
-	cut := s.projectFriction(s.f, ft, fdl)
+	cut := s.projectFriction(s.f, ft, s.frictionGap(l), fdl)
 	s.st.Iterations = i
 	if cut {
 		// The budget ran out inside the friction projection: s.f is not an iterate of the map,
@@ -207,6 +211,15 @@ func (s *Solver) frictionTolerance(l *loopState, i int) float64 {
 	return l.ftol
 }
 
+// frictionGap is the friction projections' relative dissipation-gap target (Options.FrictionGap),
+// off while sharpening: that phase runs on to the fixed point to working accuracy.
+func (s *Solver) frictionGap(l *loopState) float64 {
+	if l.sharpening {
+		return 0
+	}
+	return s.opts.FrictionGap
+}
+
 // finishLoose handles an iterate that met ε with a loose friction projection: the projection is
 // finished to full accuracy and the iterate measured again; from here on every projection is
 // full-accuracy. It is accepted at once only if it is a fixed point to working accuracy (as a
@@ -214,7 +227,7 @@ func (s *Solver) frictionTolerance(l *loopState, i int) float64 {
 // iterate. It reports false on a non-finite measure.
 func (s *Solver) finishLoose(l *loopState, it *iterateFigures, deadline time.Time) bool {
 	l.tight = true
-	s.projectFriction(s.f, l.ftol, deadline)
+	s.projectFriction(s.f, l.ftol, s.frictionGap(l), deadline)
 	if !s.measure(l, it) {
 		return false
 	}
@@ -305,7 +318,7 @@ func (s *Solver) nextInput(l *loopState, i int, it iterateFigures) {
 // tryJoint builds the joint sticking candidate from the iterate (s.alpha, s.f); a feasible one
 // replaces s.alpha and the map's input s.x.
 func (s *Solver) tryJoint() bool {
-	ok, cg := s.joint.candidate(&s.op, s.alpha, s.f, s.x, s.v)
+	ok, cg := s.joint.candidate(&s.op, s.alpha, s.f, s.x, s.v, s.passesLeft(0))
 	s.st.JointCG += cg
 	return ok
 }
@@ -389,6 +402,7 @@ func (s *Solver) allSliding(f []float64) bool {
 // left of MaxIters and the same deadline; the statistics count both attempts.
 func (s *Solver) retryWithoutJoint(p *Problem, start time.Time) {
 	first := s.st
+	s.workBefore = s.workDone()
 	s.warmStart(p)
 	s.st = Stats{Method: s.opts.Method, Contacts: s.op.m, Scale: s.op.scale}
 	s.solveSP(start, s.opts.MaxIters-first.Iterations, false)
@@ -401,4 +415,6 @@ func (s *Solver) retryWithoutJoint(p *Problem, start time.Time) {
 	s.st.JointCG += first.JointCG
 	s.st.Fallbacks += first.Fallbacks
 	s.st.AndersonResets += first.AndersonResets
+	s.st.WorkHit = s.st.WorkHit || first.WorkHit
+	s.workBefore = 0
 }

@@ -1,0 +1,34 @@
+package solver
+
+import "math"
+
+// The work budget (Options.WorkBudget): a deterministic bound on one Solve's work, counted in
+// contact updates. Every pass over the island — a Gauss–Seidel sweep or a conjugate-gradient
+// iteration of the contact projection, the friction projection or the joint sticking solve —
+// costs about the same per contact, so a pass on an island of m contacts counts m.
+
+// minFrictionPasses is the least a friction projection is given when the budget is nearly spent:
+// a few sweeps still turn the contact projection's α into a feasible, partly optimal friction
+// impulse, which the final repair then keeps dissipative.
+const minFrictionPasses = 4
+
+// workDone is the solve's work so far, in contact updates.
+func (s *Solver) workDone() int {
+	st := &s.st
+	passes := st.ContactSweeps + st.ContactCG + st.FrictionSweeps + st.FrictionCG + st.JointCG
+	return s.workBefore + passes*s.op.m
+}
+
+// workSpent reports whether the work budget (if any) is spent.
+func (s *Solver) workSpent() bool {
+	return s.opts.WorkBudget > 0 && s.workDone() >= s.opts.WorkBudget
+}
+
+// passesLeft is what is left of the work budget in passes over the island, at least least;
+// math.MaxInt without a budget.
+func (s *Solver) passesLeft(least int) int {
+	if s.opts.WorkBudget <= 0 || s.op.m == 0 {
+		return math.MaxInt
+	}
+	return max(least, (s.opts.WorkBudget-s.workDone())/s.op.m)
+}
