@@ -102,7 +102,8 @@ func (s *Simulation) Step(h float64, tick uint64) error {
 	for i := range s.models {
 		s.models[i].PredictVelocity(h, s.config.Gravity, s.layout.Span(s.qdotP, i))
 	}
-	if err := s.collision.collide(s.config.ContactMargin, s.pool, s.workers, &s.contacts); err != nil {
+	s.collision.findPairs(s.config.ContactMargin)
+	if err := s.collision.collidePairs(s.pool, s.workers, &s.contacts); err != nil {
 		return err
 	}
 	out, err := s.contact.solve(contactInput{
