@@ -34,6 +34,46 @@ type StepStats struct {
 	// the step before rather than computed again, because neither body had moved by more than
 	// 1e-9 m since it was computed (resting contact; see physics/narrowphase.go).
 	KeptPairs int
-	NonFinite int           // bodies whose update came out non-finite and was discarded
-	Elapsed   time.Duration // wall time of the whole step
+	NonFinite int // bodies whose update came out non-finite and was discarded
+	// Elapsed is the wall time of the whole step, Simulation.Step from call to return.
+	Elapsed time.Duration
+	// Phases splits Elapsed into the step's phases, as Box2D's b2Profile and Rapier's Counters do.
+	Phases PhaseTimes
+}
+
+// PhaseTimes are the wall times of one step's phases, in the order the step runs them
+// (docs/architecture.md, The fixed step). They are consecutive and do not overlap, so they sum to
+// Elapsed less the few instructions between the phases and after the last. Each phase's work on
+// the worker pool counts once, as the wall time the stepping goroutine waits for it, not the sum
+// over workers. They are diagnostics: no result depends on them. The step has no separate sleeping
+// phase: which islands stay asleep is decided while the islands are built (Islands), and which fall
+// asleep as their bodies advance (Integrate). The plugin's contact events and its copy of poses
+// into g3n nodes run after the step and are not counted.
+type PhaseTimes struct {
+	// Gather: validating every body and loading the dynamic ones, refitting each collider's
+	// broad-phase box (done body by body as they are loaded), removing the entries of colliders
+	// that are gone, and the predictor q̇ᴾ.
+	Gather time.Duration
+	// BroadPhase: the broad phase's candidate pairs, skipping those with no dynamic side, merged
+	// with last step's pairs, and the list of pairs the narrow phase must compute.
+	BroadPhase time.Duration
+	// NarrowPhase: the manifolds of the listed pairs (on the worker pool when there are many),
+	// dropping the pairs that do not touch, and the step's flat contact list.
+	NarrowPhase time.Duration
+	// Islands: joining bodies through their contacts (union-find), listing each island's bodies
+	// and contacts, and deciding which islands stay asleep.
+	Islands time.Duration
+	// Solve: the contact stage less Islands — tangent bases, each island's problem assembly and
+	// solve (fallbacks included) on the worker pool, the answer's velocities and impulses, and
+	// storing every contact point's impulse for the next step's warm start.
+	Solve time.Duration
+	// Integrate: advancing every awake dynamic body (positions, orientations, velocities),
+	// putting islands that came to rest to sleep, writing the bodies back into their RigidBody
+	// components, and moving the kinematic bodies.
+	Integrate time.Duration
+}
+
+// Total is the sum of the phases.
+func (p PhaseTimes) Total() time.Duration {
+	return p.Gather + p.BroadPhase + p.NarrowPhase + p.Islands + p.Solve + p.Integrate
 }

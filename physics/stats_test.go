@@ -3,6 +3,7 @@ package physics
 import (
 	"math"
 	"testing"
+	"time"
 
 	"github.com/go-gl/mathgl/mgl64"
 	"github.com/stagger-physics/stagger/ecs"
@@ -64,5 +65,47 @@ func TestStepStatsErrorsOfASlidingCube(t *testing.T) {
 		if st := fsim.Stats(); st.Contacts != 0 || st.MaxRelErr != 0 || st.MaxResidual != 0 {
 			t.Fatalf("free fall step %d: %+v, want no contact and zero errors", step, st)
 		}
+	}
+}
+
+// TestStepPhasesPartitionTheStep: a cube dropped onto a resting one, both on the ground, so that
+// every phase has work in the steps checked (a narrow phase, an island, a solve). Every phase's
+// time is ≥ 0, together they fit in Elapsed (they are consecutive and disjoint), and the contact
+// stage's solve is measured whenever an island was solved.
+func TestStepPhasesPartitionTheStep(t *testing.T) {
+	cfg := DefaultConfig()
+	cfg.SleepTime = 0 // every step solves the island
+	app := newTestApp(t, 0.01, cfg)
+	spawnGround(t, app.World, mgl64.Vec3{0, 0, 1}, 0.6)
+	spawnCube(t, app.World, mgl64.Vec3{0, 0, 0.5}, mgl64.QuatIdent(), 0.6)
+	spawnCube(t, app.World, mgl64.Vec3{0.2, 0, 2}, mgl64.QuatRotate(0.3, mgl64.Vec3{1, 1, 0}.Normalize()), 0.6)
+	sim, _ := SimulationOf(app.World)
+	solved := 0
+	for step := 0; step < 100; step++ {
+		if err := app.StepFixed(); err != nil {
+			t.Fatal(err)
+		}
+		st := sim.Stats()
+		ph := st.Phases
+		for name, d := range map[string]time.Duration{
+			"Gather": ph.Gather, "BroadPhase": ph.BroadPhase, "NarrowPhase": ph.NarrowPhase,
+			"Islands": ph.Islands, "Solve": ph.Solve, "Integrate": ph.Integrate,
+		} {
+			if d < 0 {
+				t.Fatalf("step %d: %s = %v, want ≥ 0", step, name, d)
+			}
+		}
+		if ph.Total() > st.Elapsed {
+			t.Fatalf("step %d: the phases sum to %v, more than the step's %v: %+v", step, ph.Total(), st.Elapsed, ph)
+		}
+		if st.Islands > 0 {
+			solved++
+			if ph.Solve <= 0 {
+				t.Fatalf("step %d: %d islands solved in Solve = %v", step, st.Islands, ph.Solve)
+			}
+		}
+	}
+	if solved < 50 {
+		t.Fatalf("only %d steps solved an island; the test needs contact", solved)
 	}
 }
