@@ -18,7 +18,8 @@ type StepStats struct {
 	// MaxRelErr is the largest relative error rel_err (paper eq. 28, solver Stats.RelErr) among
 	// the step's island solves, as the configured solver left it (an island that fell back to the
 	// baseline reports the configured solver's figure); 0 when no island was solved. It is ≤ ε
-	// when every solve converged. The PGS and LCP baselines do not measure it and report 0.
+	// when every solve converged, and may be +Inf when one did not (see MaxErrRatio). The PGS and
+	// LCP baselines do not measure it and report 0.
 	MaxRelErr float64
 	// MaxResidual is the largest residual (paper eq. 29, solver Stats.Residual) of the kept
 	// iterate among the step's island solves, in the same sense as MaxRelErr; 0 when no island
@@ -27,6 +28,30 @@ type StepStats struct {
 	// Fallbacks counts islands whose solve could not make the contact projection exact and were
 	// solved again by the bounded projected Gauss–Seidel baseline.
 	Fallbacks int
+	// CutShort counts the islands whose Staggered Projections solve stopped on a work bound before
+	// rel_err met ε: MaxIters subsequences run, the time budget (solver Options.TimeBudget), or a
+	// non-finite measure that ended the loop. (A friction projection stopped by FrictionMaxSweeps
+	// does not end the loop; it leaves an inexact iterate, and the loop then runs on to one of
+	// those bounds.) Such an island keeps the solver's answer — the best iterate, its contact
+	// projection exact — which may let bodies slide more than Coulomb's law allows but never
+	// interpenetrate further (docs/architecture.md, Graceful degradation). An island that fell
+	// back is counted in Fallbacks instead, whatever its rel_err, so with the "sp" method every
+	// solved island is exactly one of Converged, CutShort and Fallbacks. The baselines do not
+	// measure ε and never count here.
+	CutShort int
+	// BudgetCut counts those of CutShort that the time budget stopped (solver Stats.BudgetHit); the
+	// others ran MaxIters subsequences (or met a non-finite measure). Always 0 without a budget.
+	BudgetCut int
+	// MaxErrRatio is MaxRelErr/ε, ε the solver's tolerance (its default when Config.Solver leaves it
+	// 0): how far the step's worst island solve ended from ε. It is ≤ 1 when every solve
+	// converged, and 3 means an island stopped at three times ε. It is +Inf when some island's
+	// rel_err is infinite. Eq. 28 divides by the size of the subsequence's input friction
+	// impulse, so a loop cut short right after a subsequence that started from zero friction (a
+	// cold start, or the probe at f = 0 after a poor warm start) ends with an infinite rel_err;
+	// so does a solve whose first subsequence a time budget stopped before any iterate was
+	// measured, or whose measure came out non-finite. 0 when no island was solved and for the
+	// baselines.
+	MaxErrRatio float64
 	// MinGap is the smallest signed gap among the step's contacts before the solve, m (negative:
 	// the deepest penetration); 0 without contacts.
 	MinGap float64
