@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"math"
+	"strings"
 	"time"
 
 	"github.com/g3n/engine/app"
@@ -322,9 +323,64 @@ func (g *game) status() string {
 	}
 	return fmt.Sprintf("%s  |  %s, %s friction  |  t %.2f s  |  %s  |  frame %.1f ms\n"+
 		"step %.3f ms  |  bodies %d (%d asleep)  |  contacts %d  |  islands %d\n"+
-		"iterations %d  |  converged %d/%d  |  %s\n"+
+		"%s\n"+
+		"iterations %d  |  converged %d/%d  |  %s  |  %s\n"+
 		"P pause, N step, R reset, Tab scene, S solver, F friction model, C contacts, mouse: orbit",
 		g.opts.Scene, g.opts.Solver, g.opts.Friction, math.Round(g.simTime*100)/100, state, g.frameTime,
 		float64(st.Elapsed.Microseconds())/1000, st.Bodies, st.Sleeping, st.Contacts, st.Islands,
-		st.Iterations, st.Converged, st.Islands, errs)
+		phaseLine(st.Phases),
+		st.Iterations, st.Converged, st.Islands, errs, solverHealth(st, g.opts.Solver))
+}
+
+// phaseLine is the status line's split of the step into its phases (physics.PhaseTimes), in ms.
+func phaseLine(p physics.PhaseTimes) string {
+	ms := func(d time.Duration) float64 { return float64(d.Nanoseconds()) / 1e6 }
+	return fmt.Sprintf("gather %.2f | broad %.2f | narrow %.2f | islands %.2f | solve %.2f | integrate %.2f ms",
+		ms(p.Gather), ms(p.BroadPhase), ms(p.NarrowPhase), ms(p.Islands), ms(p.Solve), ms(p.Integrate))
+}
+
+// solverHealth says in words whether the step's island solves reached ε (method is the -solver
+// value): "exact" when every one converged, otherwise how many were cut short (by the time budget,
+// if any) and how far from ε the worst ended, and how many fell back to PGS.
+func solverHealth(st physics.StepStats, method string) string {
+	switch {
+	case method != "sp":
+		return "solver: baseline (no ε)" // pgs and lcp do not measure rel_err
+	case st.Islands == 0:
+		return "solver: idle"
+	case st.CutShort == 0 && st.Fallbacks == 0:
+		return "solver: exact"
+	}
+	var parts []string
+	if st.CutShort > 0 {
+		cut := fmt.Sprintf("%s cut short", countNoun(st.CutShort, "island"))
+		if st.BudgetCut > 0 {
+			cut += fmt.Sprintf(", %d by the time budget", st.BudgetCut)
+		}
+		parts = append(parts, fmt.Sprintf("%s (worst %s×ε)", cut, ratioText(st.MaxErrRatio)))
+	}
+	if st.Fallbacks > 0 {
+		parts = append(parts, fmt.Sprintf("%s fell back to PGS", countNoun(st.Fallbacks, "island")))
+	}
+	return "solver: " + strings.Join(parts, ", ")
+}
+
+// countNoun writes n and noun, plural unless n is 1.
+func countNoun(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
+}
+
+// ratioText writes a rel_err/ε ratio to two or three significant figures, ∞ when it is infinite
+// (eq. 28 after a subsequence that started from zero friction).
+func ratioText(r float64) string {
+	switch {
+	case math.IsInf(r, 1):
+		return "∞"
+	case r < 10:
+		return fmt.Sprintf("%.1f", r)
+	}
+	return fmt.Sprintf("%.3g", r)
 }

@@ -147,13 +147,18 @@ func (c *collisionWorld) prune() error {
 	return nil
 }
 
-// collide runs the broad phase and the narrow phase, keeps this step's touching pairs, with their
-// manifolds and last step's impulses, in c.pairs, and lists their points in out. margin is the
-// speculative contact distance; each pair's narrow phase looks further by how far its two bodies
-// can move in the step, so a fast body meets its speculative contact before it could pass through
-// (the gap term then lets it close exactly the gap). The narrow phase shares its pairs with pool's
-// helpers (nil: none), workers in all counting the calling goroutine.
-func (c *collisionWorld) collide(margin float64, pool *workerPool, workers int, out *contactList) error {
+// The collision stage runs in two calls, findPairs then collidePairs, so that the step can time the
+// broad and the narrow phase apart (StepStats.Phases). Together they keep this step's touching
+// pairs, with their manifolds and last step's impulses, in c.pairs, and list their points for the
+// contact stage.
+
+// findPairs is the broad phase: it takes the broad phase's candidate pairs, drops those with no
+// dynamic side, merges them with last step's pairs (a pair of two still bodies keeps its manifold
+// as it is) and lists the others for the narrow phase. margin is the speculative contact distance;
+// each pair's narrow phase looks further by how far its two bodies can move in the step, so a fast
+// body meets its speculative contact before it could pass through (the gap term then lets it close
+// exactly the gap).
+func (c *collisionWorld) findPairs(margin float64) {
 	candidates := c.broad.UpdatePairs()
 	c.pairs, c.spare = c.spare[:0], c.pairs
 	old := c.spare
@@ -182,6 +187,12 @@ func (c *collisionWorld) collide(margin float64, pool *workerPool, workers int, 
 		c.pairs = append(c.pairs, pairState{pair: pr, ownerA: a.entity, ownerB: b.entity})
 		c.narrow.add(len(c.pairs)-1, prev)
 	}
+}
+
+// collidePairs is the narrow phase: it computes the manifolds of the pairs findPairs listed, keeps
+// the touching ones and lists their points in out. It shares the pairs with pool's helpers (nil:
+// none), workers in all counting the calling goroutine.
+func (c *collisionWorld) collidePairs(pool *workerPool, workers int, out *contactList) error {
 	c.narrow.run(c, pool, workers)
 	if err := c.narrow.keepTouching(c); err != nil {
 		return err

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"sync/atomic"
+	"time"
 
 	"github.com/go-gl/mathgl/mgl64"
 	"github.com/stagger-physics/stagger/solver"
@@ -30,6 +31,9 @@ type contactStage struct {
 	impulse  []float64        // M(q̇ᵗ⁺¹ − q̇ᴾ) in the step's layout
 	impulses []contactImpulse // per contact of the list
 	outcomes []islandOutcome  // per island
+	// epsilon is the configured solver's ε (its default filled in), which rel_err is measured
+	// against in contactStats.maxErrRatio.
+	epsilon float64
 }
 
 // contactInput is what the contact stage reads in one step. The stage keeps none of it past the
@@ -79,16 +83,18 @@ type islandWorker struct {
 	problem  solver.Problem
 	result   solver.Result
 	mass     []float64 // scratch mass block
-	// relErr and residual are the configured solver's eq. 28 and eq. 29 figures of the last
-	// island solved, kept before a fallback solve overwrites the result.
-	relErr, residual float64
 }
 
 // islandOutcome is what one island's solve reports.
 type islandOutcome struct {
-	iterations          int
-	converged, fellBack bool
-	// relErr and residual are the configured solver's eq. 28 and eq. 29 figures (solver.Stats).
+	iterations int
+	// converged: the solve met ε with an exact contact projection; fellBack: its contact
+	// projection was inexact and PGS solved the island again; cutShort: a Staggered Projections
+	// solve kept its contact-exact answer without meeting ε (StepStats.CutShort), budgetCut
+	// when the time budget was what stopped it. At most one of the first three holds.
+	converged, fellBack, cutShort, budgetCut bool
+	// relErr and residual are the configured solver's eq. 28 and eq. 29 figures (solver.Stats),
+	// kept before a fallback solve overwrites the result; relErr is +Inf when it is unknown (NaN).
 	relErr, residual float64
 	err              error
 	// sleeping: every body of the island sleeps and nothing touches it that moves; the island is
@@ -110,15 +116,21 @@ func newContactStage(cfg *Config, workers int) (*contactStage, error) {
 			return nil, fieldError("Config.Solver", "%v", err)
 		}
 	}
+	cs.epsilon = cs.workers[0].solver.Options().Epsilon
 	return cs, nil
 }
 
 // contactStats is what the stage reports about one step.
 type contactStats struct {
 	contacts, islands, iterations, converged, fallbacks int
+	cutShort, budgetCut                                 int // StepStats.CutShort, BudgetCut
 	sleeping                                            int // islands left asleep
 	minGap                                              float64
 	maxRelErr, maxResidual                              float64 // over the islands solved
+	maxErrRatio                                         float64 // maxRelErr/ε
+	// islandTime is the wall time of building the islands and marking the sleeping ones
+	// (StepStats.Phases.Islands); the rest of the stage is the solve.
+	islandTime time.Duration
 }
 
 // solve solves the contacts of the step. On an error (an island's problem was malformed) the
@@ -145,6 +157,7 @@ func (cs *contactStage) solve(in contactInput) (contactOutput, error) {
 	if st.contacts == 0 {
 		st.minGap = 0
 	}
+	islandStart := time.Now()
 	cs.isl.reset(len(in.models))
 	for k := range points {
 		if a, b := points[k].a.model, points[k].b.model; a >= 0 && b >= 0 {
@@ -167,6 +180,7 @@ func (cs *contactStage) solve(in contactInput) (contactOutput, error) {
 	cs.outcomes = cs.outcomes[:st.islands]
 	st.sleeping = cs.markSleepingIslands(&in)
 	st.islands -= st.sleeping
+	st.islandTime = time.Since(islandStart)
 	cs.in = in
 	cs.next.Store(0)
 	helpers := 0
@@ -188,6 +202,10 @@ func (cs *contactStage) solve(in contactInput) (contactOutput, error) {
 			out.stats = st
 			return out, o.err
 		}
+		if o.sleeping {
+			continue
+		}
+		// Sums and maxima do not depend on the order the workers finished in.
 		st.iterations += o.iterations
 		st.maxRelErr = max(st.maxRelErr, o.relErr)
 		st.maxResidual = max(st.maxResidual, o.residual)
@@ -197,7 +215,14 @@ func (cs *contactStage) solve(in contactInput) (contactOutput, error) {
 		if o.fellBack {
 			st.fallbacks++
 		}
+		if o.cutShort {
+			st.cutShort++
+		}
+		if o.budgetCut {
+			st.budgetCut++
+		}
 	}
+	st.maxErrRatio = st.maxRelErr / cs.epsilon
 	out.stats = st
 	return out, nil
 }
@@ -213,17 +238,14 @@ func (cs *contactStage) work(w int) {
 		if o.sleeping {
 			continue
 		}
-		o.iterations, o.converged, o.fellBack, o.err = cs.workers[w].solveIsland(cs, is)
-		if o.err == nil {
-			o.relErr, o.residual = cs.workers[w].relErr, cs.workers[w].residual
-		}
+		o.err = cs.workers[w].solveIsland(cs, is, o)
 	}
 }
 
 // solveIsland assembles island is into the problem, solves it and scatters the answer. It reports
-// the staggered iterations, whether the solve met ε with an exact contact projection, and whether
-// the island had to fall back to the bounded baseline.
-func (wk *islandWorker) solveIsland(cs *contactStage, is int) (int, bool, bool, error) {
+// in o the staggered iterations, the configured solver's error figures, and whether the solve met
+// ε with an exact contact projection, was cut short or had to fall back to the bounded baseline.
+func (wk *islandWorker) solveIsland(cs *contactStage, is int, o *islandOutcome) error {
 	in := &cs.in
 	models, layout, qdotP := in.models, in.layout, in.qdotP
 	p := &wk.problem
@@ -245,17 +267,25 @@ func (wk *islandWorker) solveIsland(cs *contactStage, is int) (int, bool, bool, 
 	}
 	err := wk.solver.Solve(p, &wk.result)
 	if err != nil && !isSolveError(err) {
-		return 0, false, false, fmt.Errorf("physics: contact problem: %w", err)
+		return fmt.Errorf("physics: contact problem: %w", err)
 	}
 	res := &wk.result
-	iters := res.Stats.Iterations
-	wk.relErr, wk.residual = res.Stats.RelErr, res.Stats.Residual
-	exact := err == nil && (res.Stats.Method != solver.MethodSP || res.Stats.ContactExact)
-	converged := exact && res.Stats.Converged
-	fellBack := !exact && res.Stats.Method != solver.MethodPGS
-	if fellBack {
+	rs := &res.Stats
+	o.iterations, o.relErr, o.residual = rs.Iterations, rs.RelErr, rs.Residual
+	if math.IsNaN(o.relErr) {
+		// A measure that came out non-finite ended the loop: the error is unknown, and a NaN
+		// would also hide every other island's figure from the step's maximum.
+		o.relErr = math.Inf(1)
+	}
+	exact := err == nil && (rs.Method != solver.MethodSP || rs.ContactExact)
+	o.converged = exact && rs.Converged
+	o.fellBack = !exact && rs.Method != solver.MethodPGS
+	// Only Staggered Projections measures ε; the baselines never report Converged.
+	o.cutShort = exact && !rs.Converged && rs.Method == solver.MethodSP
+	o.budgetCut = o.cutShort && rs.BudgetHit
+	if o.fellBack {
 		if err := wk.fallback.Solve(p, &wk.result); err != nil && !isSolveError(err) {
-			return 0, false, false, fmt.Errorf("physics: contact problem: %w", err)
+			return fmt.Errorf("physics: contact problem: %w", err)
 		}
 	}
 	for _, mi := range bodies {
@@ -284,7 +314,7 @@ func (wk *islandWorker) solveIsland(cs *contactStage, is int) (int, bool, bool, 
 			friction: t[0].Mul(res.Friction[2*j]).Add(t[1].Mul(res.Friction[2*j+1])),
 		}
 	}
-	return iters, converged, fellBack, nil
+	return nil
 }
 
 // addContact appends contact k of the list to the problem: its Jacobian rows per dynamic side

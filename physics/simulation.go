@@ -83,7 +83,8 @@ func (s *Simulation) Stats() StepStats { return s.stats }
 // split them into islands and solve each with the configured contact solver, then move the bodies
 // with q̇ᵗ⁺¹ and write them back. Bad input in a component is reported as a *FieldError naming the
 // entity and field, before anything is written. A body whose update comes out non-finite keeps its
-// last state (counted in Stats().NonFinite).
+// last state (counted in Stats().NonFinite). Stats().Phases times the step's phases, read at their
+// boundaries (time.Now does not allocate, and nothing the step computes reads the clock's values).
 func (s *Simulation) Step(h float64, tick uint64) error {
 	start := time.Now()
 	if !finite(h) || h <= 0 {
@@ -102,9 +103,13 @@ func (s *Simulation) Step(h float64, tick uint64) error {
 	for i := range s.models {
 		s.models[i].PredictVelocity(h, s.config.Gravity, s.layout.Span(s.qdotP, i))
 	}
-	if err := s.collision.collide(s.config.ContactMargin, s.pool, s.workers, &s.contacts); err != nil {
+	broadStart := time.Now()
+	s.collision.findPairs(s.config.ContactMargin)
+	narrowStart := time.Now()
+	if err := s.collision.collidePairs(s.pool, s.workers, &s.contacts); err != nil {
 		return err
 	}
+	contactStart := time.Now()
 	out, err := s.contact.solve(contactInput{
 		h: h, models: s.models, layout: &s.layout, qdotP: s.qdotP, asleep: s.asleep,
 		contacts: &s.contacts, config: &s.config, pool: s.pool,
@@ -115,10 +120,12 @@ func (s *Simulation) Step(h float64, tick uint64) error {
 		return err
 	}
 	cst := &out.stats
+	integrateStart := time.Now()
 	nonFinite, sleeping := s.advance(h, &out)
 	for _, b := range s.kinematic {
 		advanceKinematic(b, h)
 	}
+	end := time.Now()
 	s.stats = StepStats{
 		Tick:        tick,
 		Bodies:      s.bodies.Count(),
@@ -131,12 +138,26 @@ func (s *Simulation) Step(h float64, tick uint64) error {
 		MaxRelErr:   cst.maxRelErr,
 		MaxResidual: cst.maxResidual,
 		Fallbacks:   cst.fallbacks,
+		CutShort:    cst.cutShort,
+		BudgetCut:   cst.budgetCut,
+		MaxErrRatio: cst.maxErrRatio,
 		Sleeping:    sleeping,
 		MinGap:      cst.minGap,
 		KeptPairs:   s.collision.keptPairs(),
 		NonFinite:   nonFinite,
-		Elapsed:     time.Since(start),
+		Phases: PhaseTimes{
+			Gather:      broadStart.Sub(start),
+			BroadPhase:  narrowStart.Sub(broadStart),
+			NarrowPhase: contactStart.Sub(narrowStart),
+			Islands:     cst.islandTime,
+			// The island build runs inside the contact stage, so it is taken out of the stage's
+			// time rather than counted twice.
+			Solve:     integrateStart.Sub(contactStart) - cst.islandTime,
+			Integrate: end.Sub(integrateStart),
+		},
 	}
+	// Read last, so that Elapsed covers the phases and the work of filling in the stats.
+	s.stats.Elapsed = time.Since(start)
 	return nil
 }
 

@@ -3,27 +3,40 @@ package headless
 // Result is the runner's JSON object (docs/scenes.md, "Result", gives each field's meaning and
 // unit). max_penetration is the deepest contact gap the narrow phase reported before a step's
 // solve. sleeping_mean is the mean number of dynamic bodies asleep after a step; islands_mean,
-// iters_mean and converged_frac count the islands solved, not sleeping ones.
+// iters_mean, converged_frac, cut_short and cut_short_frac count the islands solved, not sleeping
+// ones.
 type Result struct {
-	Scene          string  `json:"scene"`
-	N              int     `json:"n"`
-	Seed           uint64  `json:"seed"`
-	Solver         string  `json:"solver"`
-	Friction       string  `json:"friction"`
-	Mu             float64 `json:"mu"`
-	E              float64 `json:"e"`
-	Dt             float64 `json:"dt"`
-	Steps          int     `json:"steps"`
-	Bodies         int     `json:"bodies"`
-	Workers        int     `json:"workers"`
-	ContactsMean   float64 `json:"contacts_mean"`
-	ContactsMax    int     `json:"contacts_max"`
-	IslandsMean    float64 `json:"islands_mean"`
-	SleepingMean   float64 `json:"sleeping_mean"`
-	MsMedian       float64 `json:"ms_median"`
-	MsP95          float64 `json:"ms_p95"`
-	ItersMean      float64 `json:"iters_mean"`
-	ConvergedFrac  float64 `json:"converged_frac"`
+	Scene        string  `json:"scene"`
+	N            int     `json:"n"`
+	Seed         uint64  `json:"seed"`
+	Solver       string  `json:"solver"`
+	Friction     string  `json:"friction"`
+	Mu           float64 `json:"mu"`
+	E            float64 `json:"e"`
+	Dt           float64 `json:"dt"`
+	Steps        int     `json:"steps"`
+	Bodies       int     `json:"bodies"`
+	Workers      int     `json:"workers"`
+	ContactsMean float64 `json:"contacts_mean"`
+	ContactsMax  int     `json:"contacts_max"`
+	IslandsMean  float64 `json:"islands_mean"`
+	SleepingMean float64 `json:"sleeping_mean"`
+	MsMedian     float64 `json:"ms_median"`
+	MsP95        float64 `json:"ms_p95"`
+	// PhaseMsMean and PhaseMsP95 are the mean and the 95th percentile (nearest rank) over the
+	// steps of each phase of physics.Simulation.Step (physics.PhaseTimes).
+	PhaseMsMean   PhaseMs `json:"phase_ms_mean"`
+	PhaseMsP95    PhaseMs `json:"phase_ms_p95"`
+	ItersMean     float64 `json:"iters_mean"`
+	ConvergedFrac float64 `json:"converged_frac"`
+	// CutShort sums physics.StepStats.CutShort over the run: island solves that stopped at -iters
+	// subsequences before meeting ε (the runner sets no time budget); CutShortFrac is its share of
+	// the solved islands.
+	CutShort     int     `json:"cut_short"`
+	CutShortFrac float64 `json:"cut_short_frac"`
+	// ErrRatioMax is the largest physics.StepStats.MaxErrRatio (rel_err/ε) of any step. JSON has no
+	// infinity, so math.MaxFloat64 stands for +Inf.
+	ErrRatioMax    float64 `json:"err_ratio_max"`
 	MaxShift       float64 `json:"max_shift"`
 	MaxDrop        float64 `json:"max_drop"`
 	MaxPenetration float64 `json:"max_penetration"`
@@ -32,4 +45,14 @@ type Result struct {
 	EnergyRise     float64 `json:"energy_rise"`
 	NonFinite      bool    `json:"nonfinite"`
 	Hash           string  `json:"hash"`
+}
+
+// PhaseMs gives a figure, in ms, for each phase of a fixed step (physics.PhaseTimes).
+type PhaseMs struct {
+	Gather    float64 `json:"gather"`
+	Broad     float64 `json:"broad"`
+	Narrow    float64 `json:"narrow"`
+	Islands   float64 `json:"islands"`
+	Solve     float64 `json:"solve"`
+	Integrate float64 `json:"integrate"`
 }

@@ -38,6 +38,7 @@ func Run(o Options, sc scenes.Scene, p scenes.Params, progress io.Writer) (Resul
 	m := newMeter(app.World, bodies, cfg.Gravity)
 	steps := int(math.Round(o.Seconds / o.Dt))
 	times := make([]float64, 0, steps)
+	phases := make([]physics.PhaseTimes, 0, steps)
 	bar := newProgressBar(progress, steps)
 	res := Result{
 		Scene: sc.Name, N: p.N, Seed: p.Seed, Solver: o.Solver, Friction: o.Friction, Mu: p.Mu, E: p.E,
@@ -46,7 +47,7 @@ func Run(o Options, sc scenes.Scene, p scenes.Params, progress io.Writer) (Resul
 	if err := m.start(); err != nil {
 		return res, err
 	}
-	contacts, islands, sleeping, iters, converged := 0, 0, 0, 0, 0
+	contacts, islands, sleeping, iters, converged, cutShort := 0, 0, 0, 0, 0, 0
 	for i := 0; i < steps; i++ {
 		t0 := time.Now()
 		if err := app.StepFixed(); err != nil {
@@ -54,6 +55,7 @@ func Run(o Options, sc scenes.Scene, p scenes.Params, progress io.Writer) (Resul
 		}
 		times = append(times, float64(time.Since(t0).Nanoseconds())/1e6)
 		st := sim.Stats()
+		phases = append(phases, st.Phases)
 		if st.NonFinite > 0 {
 			res.NonFinite = true
 		}
@@ -63,6 +65,8 @@ func Run(o Options, sc scenes.Scene, p scenes.Params, progress io.Writer) (Resul
 		sleeping += st.Sleeping
 		iters += st.Iterations
 		converged += st.Converged
+		cutShort += st.CutShort
+		res.ErrRatioMax = math.Max(res.ErrRatioMax, st.MaxErrRatio)
 		res.MaxPenetration = math.Max(res.MaxPenetration, -st.MinGap)
 		if err := m.measure(); err != nil {
 			return res, err
@@ -71,6 +75,11 @@ func Run(o Options, sc scenes.Scene, p scenes.Params, progress io.Writer) (Resul
 	}
 	bar.finish()
 	res.MsMedian, res.MsP95 = percentile(times, 0.5), percentile(times, 0.95)
+	res.PhaseMsMean, res.PhaseMsP95 = summarizePhases(phases)
+	res.CutShort = cutShort
+	if math.IsInf(res.ErrRatioMax, 1) {
+		res.ErrRatioMax = math.MaxFloat64 // JSON has no infinity
+	}
 	if steps > 0 {
 		res.ContactsMean = float64(contacts) / float64(steps)
 		res.IslandsMean = float64(islands) / float64(steps)
@@ -79,6 +88,7 @@ func Run(o Options, sc scenes.Scene, p scenes.Params, progress io.Writer) (Resul
 	if islands > 0 {
 		res.ItersMean = float64(iters) / float64(islands)
 		res.ConvergedFrac = float64(converged) / float64(islands)
+		res.CutShortFrac = float64(cutShort) / float64(islands)
 	}
 	res.MaxShift, res.MaxDrop, res.EnergyRise = m.maxShift, m.maxDrop, m.energyRise
 	if steps == 0 {
@@ -182,6 +192,30 @@ func (m *meter) hash() string {
 func stateOf(b *physics.RigidBody) [13]float64 {
 	p, q, v, w := b.Position, b.Orientation, b.LinearVelocity, b.AngularVelocity
 	return [13]float64{p[0], p[1], p[2], q.W, q.V[0], q.V[1], q.V[2], v[0], v[1], v[2], w[0], w[1], w[2]}
+}
+
+// summarizePhases returns the mean and the 95th percentile (nearest rank) of each phase's time
+// over the steps, in ms.
+func summarizePhases(phases []physics.PhaseTimes) (mean, p95 PhaseMs) {
+	xs := make([]float64, len(phases))
+	summarize := func(phase func(*physics.PhaseTimes) time.Duration) (float64, float64) {
+		sum := 0.0
+		for i := range phases {
+			xs[i] = float64(phase(&phases[i]).Nanoseconds()) / 1e6
+			sum += xs[i]
+		}
+		if len(xs) == 0 {
+			return 0, 0
+		}
+		return sum / float64(len(xs)), percentile(xs, 0.95)
+	}
+	mean.Gather, p95.Gather = summarize(func(p *physics.PhaseTimes) time.Duration { return p.Gather })
+	mean.Broad, p95.Broad = summarize(func(p *physics.PhaseTimes) time.Duration { return p.BroadPhase })
+	mean.Narrow, p95.Narrow = summarize(func(p *physics.PhaseTimes) time.Duration { return p.NarrowPhase })
+	mean.Islands, p95.Islands = summarize(func(p *physics.PhaseTimes) time.Duration { return p.Islands })
+	mean.Solve, p95.Solve = summarize(func(p *physics.PhaseTimes) time.Duration { return p.Solve })
+	mean.Integrate, p95.Integrate = summarize(func(p *physics.PhaseTimes) time.Duration { return p.Integrate })
+	return mean, p95
 }
 
 // percentile returns the q-quantile of xs (nearest rank), sorting a copy.
