@@ -2,6 +2,7 @@ package bullet
 
 import (
 	"bufio"
+	"errors"
 	"fmt"
 	"io"
 	"strconv"
@@ -17,6 +18,10 @@ import (
 // FormatVersion is the version of the scene format WriteWorld writes (see the package
 // documentation); the harness refuses any other.
 const FormatVersion = 1
+
+// ErrUnsupportedShape is wrapped by WriteWorld's error when a collider's shape has no counterpart
+// in the harness (triangle meshes and SDF grids).
+var ErrUnsupportedShape = errors.New("bullet: the harness has no counterpart for this shape")
 
 // Header is what the scene format records besides the bodies: the scene and the settings both
 // engines share.
@@ -58,7 +63,7 @@ func SceneWorld(sc scenes.Scene, p scenes.Params, cfg physics.Config, dt float64
 // WriteWorld writes every RigidBody of world and its Collider's shape in the scene format, in
 // query order (the order the runner's hash uses). Bodies must be as physics.Spawn leaves them
 // (mass and inertia derived); a dynamic body without them is refused. Shapes the harness cannot
-// build — triangle meshes and SDF grids — are refused by kind.
+// build — triangle meshes and SDF grids — are refused with an error wrapping ErrUnsupportedShape.
 func WriteWorld(w io.Writer, world *ecs.World, h Header) error {
 	bodies, err := ecs.NewQuery1[physics.RigidBody](world)
 	if err != nil {
@@ -156,5 +161,5 @@ func shapeLine(shape collide.Shape, vec func(mgl64.Vec3) string, f func(float64)
 		}
 		return line.String(), nil
 	}
-	return "", fmt.Errorf("shape %v has no Bullet counterpart in the harness", shape.Kind())
+	return "", fmt.Errorf("%w: %v", ErrUnsupportedShape, shape.Kind())
 }

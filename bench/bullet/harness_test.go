@@ -320,7 +320,7 @@ func TestWriteWorldRefuses(t *testing.T) {
 	}
 	w.spawn(t, physics.NewStatic(mgl64.Vec3{}), mesh)
 	err = WriteWorld(&bytes.Buffer{}, w.app.World, Header{Scene: "test", Dt: testDt, Config: w.cfg})
-	if err == nil || !strings.Contains(err.Error(), "TriangleMesh") {
+	if !errors.Is(err, ErrUnsupportedShape) || !strings.Contains(err.Error(), "TriangleMesh") {
 		t.Errorf("WriteWorld with a triangle mesh: %v, want an error naming TriangleMesh", err)
 	}
 
