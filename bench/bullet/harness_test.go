@@ -160,7 +160,7 @@ func state(x [13]float64) (p mgl64.Vec3, q mgl64.Quat, v, w mgl64.Vec3) {
 
 // angle returns the angle of the rotation between two orientations, rad.
 func angle(a, b mgl64.Quat) float64 {
-	d := math.Abs(a.Dot(b))
+	d := math.Abs(a.Normalize().Dot(b.Normalize())) // Bullet's float quaternions are unit only to 1e-7
 	return 2 * math.Acos(math.Min(1, d))
 }
 
@@ -185,11 +185,18 @@ func boxHull(t *testing.T, half mgl64.Vec3, rot mgl64.Quat) *collide.ConvexHull 
 	return h
 }
 
+// skewInertia returns an inertia tensor that is not diagonal: diag(0.05, 0.08, 0.1) kg·m² turned by
+// hullTurn.
+func skewInertia() mgl64.Mat3 {
+	r := hullTurn.Mat4().Mat3()
+	return r.Mul3(mgl64.Diag3(mgl64.Vec3{0.05, 0.08, 0.1})).Mul3(r.Transpose())
+}
+
 // hullTurn is the rotation of boxHull's corners in the tests: a turn about a skew axis.
 var hullTurn = mgl64.QuatRotate(0.7, mgl64.Vec3{1, 2, 3}.Normalize())
 
-// TestHarnessFreeFlightMatchesStagger throws a sphere, a box, a capsule and a hull whose inertia
-// is not diagonal, each spinning about a general axis, with no contact, and compares Bullet's
+// TestHarnessFreeFlightMatchesStagger throws a sphere, a box, a capsule, a hull whose inertia
+// is not diagonal and a box given such an inertia, each spinning about a general axis, with no contact, and compares Bullet's
 // final states with stagger's. Positions follow the same semi-implicit Euler in both (to float
 // precision); spins differ only by the two engines' gyroscopic integrators, far less than a
 // wrong mass distribution, principal frame or axis convention would make them differ.
@@ -200,8 +207,12 @@ func TestHarnessFreeFlightMatchesStagger(t *testing.T) {
 	box, _ := collide.NewBox(mgl64.Vec3{0.4, 0.25, 0.1})
 	capsule, _ := collide.NewCapsule(0.1, 0.4)
 	hull := boxHull(t, mgl64.Vec3{0.3, 0.2, 0.1}, hullTurn)
-	for i, s := range []collide.Shape{sphere, box, capsule, hull} {
-		b := physics.NewDynamic(mgl64.Vec3{1.2*float64(i) - 1.8, 0, 0}, 500+100*float64(i))
+	for i, s := range []collide.Shape{sphere, box, capsule, hull, box} {
+		b := physics.NewDynamic(mgl64.Vec3{1.2*float64(i) - 2.4, 0, 0}, 500+100*float64(i))
+		if i == 4 {
+			// A game's own inertia, not diagonal in the body frame: the harness's compound path.
+			b.Mass, b.Inertia = 2, skewInertia()
+		}
 		b.Orientation = mgl64.QuatRotate(0.3+0.4*float64(i), mgl64.Vec3{1, -1, 2}.Normalize())
 		b.LinearVelocity = mgl64.Vec3{1, -0.5, 2}
 		b.AngularVelocity = mgl64.Vec3{1.5, -2, 1}
@@ -230,8 +241,8 @@ func TestHarnessFreeFlightMatchesStagger(t *testing.T) {
 }
 
 // TestHarnessRestingShapes stands a capsule on its end, a box on a side turned about two axes, a
-// hull of turned box corners on a face and a sphere on a ground half-space whose body is not at
-// the origin. Each starts exactly touching; in Bullet each must stay where it is. A capsule built
+// hull of turned box corners on a face, a sphere, and a box with a non-diagonal inertia on its
+// largest face, on a ground half-space whose body is not at the origin. Each starts exactly touching; in Bullet each must stay where it is. A capsule built
 // along the wrong axis, a quaternion read in the wrong order, a hull in the wrong frame or a
 // misplaced plane would make a body fall, tip or be pushed up.
 func TestHarnessRestingShapes(t *testing.T) {
@@ -259,6 +270,11 @@ func TestHarnessRestingShapes(t *testing.T) {
 
 	sphere, _ := collide.NewSphere(0.2)
 	w.spawn(t, physics.NewDynamic(mgl64.Vec3{6, 0, 0.2}, 500), sphere)
+
+	lying := physics.NewDynamic(mgl64.Vec3{8, 0, 0.1}, 0) // the box on its largest face
+	lying.Mass, lying.Inertia = 2, skewInertia()          // placed in Bullet through a compound shape
+	lying.Orientation = mgl64.QuatRotate(math.Pi/2, mgl64.Vec3{0, 1, 0})
+	w.spawn(t, lying, box)
 
 	start := w.bodies(t)
 	r := w.bullet(t, h, 1)
