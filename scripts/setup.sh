@@ -2,12 +2,14 @@
 # Installs what stagger's build needs on a Debian machine, skipping what is already there:
 #   - the C libraries g3n's cgo builds against (OpenGL, X11, OpenAL, Vorbis);
 #   - xvfb and xauth, for the demo's window test without a display;
+#   - libbullet-dev, g++ and pkg-config, for bench/bullet's comparison harness (its test runs in
+#     `make test`, so Bullet is needed there too);
 #   - the Go modules of go.mod;
 #   - staticcheck (pinned), which `make test` runs.
 # Idempotent: a second run installs nothing and runs no apt-get update.
 set -euo pipefail
 
-packages=(libgl1-mesa-dev xorg-dev libopenal-dev libvorbis-dev xvfb xauth)
+packages=(libgl1-mesa-dev xorg-dev libopenal-dev libvorbis-dev xvfb xauth libbullet-dev g++ pkg-config)
 
 missing=()
 for p in "${packages[@]}"; do

@@ -1,12 +1,17 @@
-// Command report runs stagger's benchmarks and the headless runner on every scene, and writes
-// BENCHMARKS.md (one current table per area, with the machine, date and command) and a CSV file per
-// table under bench/. `make bench` runs it from the repository root; history lives in git.
+// Command report runs stagger's benchmarks and the headless runner on every scene, times some of
+// the scenes in Bullet (bench/bullet), and writes BENCHMARKS.md (one current table per area, with
+// the machine, date and command) and a CSV file per table under bench/. `make bench` runs it from
+// the repository root; history lives in git.
+//
+// -only NAME runs one table (solver, step, scenes-step, collide, ecs, scenes or bullet) and prints
+// it on stdout, writing no file: for checking a table without the whole report's minutes.
 package main
 
 import (
 	"bufio"
 	"bytes"
 	"encoding/csv"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -14,17 +19,21 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
 
+	"github.com/stagger-physics/stagger/bench/bullet"
 	"github.com/stagger-physics/stagger/demo/headless"
 	"github.com/stagger-physics/stagger/scenes"
 )
 
-// table is one area's figures: a title, the command that produced them, a header and rows.
+// table is one area's figures: a title, the command that produced them, an optional note, a
+// header and rows.
 type table struct {
 	name, title, command string
+	note                 string // a paragraph under the command; may be empty
 	header               []string
 	rows                 [][]string
 }
@@ -32,16 +41,27 @@ type table struct {
 func main() {
 	out := flag.String("o", "BENCHMARKS.md", "the report to write")
 	dir := flag.String("csv", "bench", "the directory for the CSV files")
+	only := flag.String("only", "", "run only this table and print it on stdout (solver, step, scenes-step, collide, ecs, scenes, bullet)")
 	flag.Parse()
-	if err := run(*out, *dir); err != nil {
+	if err := run(*out, *dir, *only); err != nil {
 		fmt.Fprintln(os.Stderr, "report:", err)
 		os.Exit(1)
 	}
 }
 
-func run(out, dir string) error {
+func run(out, dir, only string) error {
+	known := []string{"scenes", "bullet"}
+	for _, b := range benchmarks {
+		known = append(known, b.name)
+	}
+	if only != "" && !slices.Contains(known, only) {
+		return fmt.Errorf("-only %q: no such table (have %v)", only, known)
+	}
 	var tables []table
 	for _, b := range benchmarks {
+		if only != "" && only != b.name {
+			continue
+		}
 		fmt.Fprintf(os.Stderr, "report: %s\n", b.command)
 		t, err := b.run()
 		if err != nil {
@@ -49,12 +69,38 @@ func run(out, dir string) error {
 		}
 		tables = append(tables, t)
 	}
-	fmt.Fprintln(os.Stderr, "report: scenes")
-	t, err := sceneTable()
-	if err != nil {
+	if only == "" || only == "scenes" || only == "bullet" {
+		// The Bullet table reuses the scene table's runner results; alone, it runs only the
+		// runner cases it needs.
+		runs := sceneRuns
+		if only == "bullet" {
+			runs = staggerRunsForBullet()
+		}
+		fmt.Fprintln(os.Stderr, "report: scenes")
+		t, results, err := sceneTable(runs)
+		if err != nil {
+			return err
+		}
+		if only != "bullet" {
+			tables = append(tables, t)
+		}
+		if only == "" || only == "bullet" {
+			fmt.Fprintln(os.Stderr, "report: bullet")
+			t, err := bulletTable(results)
+			if err != nil {
+				return err
+			}
+			tables = append(tables, t)
+		}
+	}
+	if only != "" {
+		var md bytes.Buffer
+		for _, t := range tables {
+			writeTable(&md, t)
+		}
+		_, err := os.Stdout.Write(md.Bytes())
 		return err
 	}
-	tables = append(tables, t)
 	var md bytes.Buffer
 	writeReport(&md, tables)
 	if err := os.WriteFile(out, md.Bytes(), 0o644); err != nil {
@@ -174,34 +220,145 @@ var sceneRuns = []sceneRun{
 	{"tumble", 0, 4},
 }
 
-// sceneTable runs the runner's cases through demo/headless.
-func sceneTable() (table, error) {
+// args returns the runner's command-line arguments for the case.
+func (r sceneRun) args() []string {
+	args := []string{"-scene", r.scene, "-seconds", strconv.FormatFloat(r.seconds, 'g', -1, 64)}
+	if r.n > 0 {
+		args = append(args, "-n", strconv.Itoa(r.n))
+	}
+	return args
+}
+
+// resolve returns the runner's options, scene and parameters for the case.
+func (r sceneRun) resolve() (headless.Options, scenes.Scene, scenes.Params, error) {
+	o, set, err := headless.ParseArgs(r.args())
+	if err != nil {
+		return o, scenes.Scene{}, scenes.Params{}, err
+	}
+	sc, p, err := o.Resolve(set)
+	return o, sc, p, err
+}
+
+// runKey names a case by its resolved scene, n and seconds, so that a case written with the
+// scene's default n (0) and one written with that n are the same.
+func runKey(scene string, n int, seconds float64) string {
+	return fmt.Sprintf("%s/%d/%g", scene, n, seconds)
+}
+
+// g formats a figure to three significant digits.
+func g(x float64) string { return strconv.FormatFloat(x, 'g', 3, 64) }
+
+// sceneTable runs the runner's cases through demo/headless and returns the table and each case's
+// result by runKey. With every case of sceneRuns it checks that the table covers every scene.
+func sceneTable(runs []sceneRun) (table, map[string]headless.Result, error) {
 	t := table{name: "scenes", title: "Scenes: the headless runner, default configuration",
 		command: "go run ./demo -headless -scene S [-n N] -seconds T -json",
 		header:  []string{"scene", "n", "seconds", "bodies", "contacts_mean", "ms_median", "ms_p95", "iters_mean", "converged_frac", "max_penetration m", "energy_rise J", "max_drop m"}}
-	for _, r := range sceneRuns {
-		args := []string{"-scene", r.scene, "-seconds", strconv.FormatFloat(r.seconds, 'g', -1, 64)}
-		if r.n > 0 {
-			args = append(args, "-n", strconv.Itoa(r.n))
-		}
-		o, set, err := headless.ParseArgs(args)
+	results := map[string]headless.Result{}
+	for _, r := range runs {
+		o, sc, p, err := r.resolve()
 		if err != nil {
-			return t, err
-		}
-		sc, p, err := o.Resolve(set)
-		if err != nil {
-			return t, err
+			return t, nil, err
 		}
 		res, err := headless.Run(o, sc, p, io.Discard)
 		if err != nil {
-			return t, fmt.Errorf("scene %s: %w", r.scene, err)
+			return t, nil, fmt.Errorf("scene %s: %w", r.scene, err)
 		}
-		g := func(x float64) string { return strconv.FormatFloat(x, 'g', 3, 64) }
+		results[runKey(sc.Name, p.N, r.seconds)] = res
 		t.rows = append(t.rows, []string{sc.Name, strconv.Itoa(p.N), g(r.seconds), strconv.Itoa(res.Bodies), g(res.ContactsMean),
 			g(res.MsMedian), g(res.MsP95), g(res.ItersMean), g(res.ConvergedFrac), g(res.MaxPenetration), g(res.EnergyRise), g(res.MaxDrop)})
 	}
-	if len(t.rows) != len(sceneRuns) || len(scenes.Names()) != len(sceneRuns) {
-		return t, fmt.Errorf("the scene table covers %d of the %d scenes", len(sceneRuns), len(scenes.Names()))
+	if len(runs) == len(sceneRuns) && (len(t.rows) != len(sceneRuns) || len(scenes.Names()) != len(sceneRuns)) {
+		return t, nil, fmt.Errorf("the scene table covers %d of the %d scenes", len(sceneRuns), len(scenes.Names()))
+	}
+	return t, results, nil
+}
+
+// bulletRuns are the cases timed in Bullet, each next to the scene table's case of the same scene,
+// n and seconds where there is one. Spheres at its default n 1,000 has none: stagger takes about
+// 2 s a step there (3.7 minutes for one simulated second), too long for the report. A scene not
+// (yet) in scenes is left out.
+var bulletRuns = []sceneRun{
+	{"pile", 100, 4}, {"spheres", 200, 4}, {"spheres", 1000, 4}, {"topple", 0, 4}, {"cardhouse", 0, 4}, {"impact", 0, 4},
+}
+
+// staggerRunsForBullet returns the scene table's cases that bulletRuns reuse.
+func staggerRunsForBullet() []sceneRun {
+	want := map[string]bool{}
+	for _, r := range bulletRuns {
+		if _, sc, p, err := r.resolve(); err == nil {
+			want[runKey(sc.Name, p.N, r.seconds)] = true
+		}
+	}
+	var runs []sceneRun
+	for _, r := range sceneRuns {
+		if _, sc, p, err := r.resolve(); err == nil && want[runKey(sc.Name, p.N, r.seconds)] {
+			runs = append(runs, r)
+		}
+	}
+	return runs
+}
+
+// buildBullet builds the Bullet harness; a variable so that a test can stand in a machine without
+// Bullet.
+var buildBullet = bullet.Build
+
+// bulletTable times bulletRuns in Bullet (bench/bullet) and sets them beside stagger's runner
+// results by runKey. If the harness cannot be built (no Bullet), the table keeps stagger's figures
+// and says why Bullet's are missing.
+func bulletTable(stagger map[string]headless.Result) (table, error) {
+	t := table{name: "bullet", title: "Bullet on the same scenes",
+		command: "go run ./bench/bullet/run -scene S [-n N] -seconds T",
+		header: []string{"scene", "n", "seconds", "bodies", "stagger ms_median", "stagger ms_p95", "Bullet ms_median", "Bullet ms_p95",
+			"ratio median", "ratio p95", "stagger max_penetration m", "Bullet max_penetration m"}}
+	h, buildErr := buildBullet()
+	if buildErr != nil && !errors.Is(buildErr, bullet.ErrUnavailable) {
+		return t, buildErr
+	}
+	var unsupported []string
+	for _, r := range bulletRuns {
+		o, sc, p, err := r.resolve()
+		if err != nil {
+			if _, lookupErr := scenes.Lookup(r.scene); lookupErr != nil {
+				continue // the scene does not exist (yet)
+			}
+			return t, err
+		}
+		row := []string{sc.Name, strconv.Itoa(p.N), g(r.seconds), "–", "–", "–", "–", "–", "–", "–", "–", "–"}
+		s, haveStagger := stagger[runKey(sc.Name, p.N, r.seconds)]
+		if haveStagger {
+			row[3], row[4], row[5], row[10] = strconv.Itoa(s.Bodies), g(s.MsMedian), g(s.MsP95), g(s.MaxPenetration)
+		}
+		if buildErr == nil {
+			b, err := h.RunScene(sc, p, o.PhysicsConfig(), o.Dt, bullet.RunOptions{Seconds: r.seconds})
+			if errors.Is(err, bullet.ErrUnsupportedShape) {
+				// A known limit of the exporter, not a failure of the harness: say so and go on.
+				unsupported = append(unsupported, fmt.Sprintf("%s is not run in Bullet (%v)", sc.Name, err))
+				t.rows = append(t.rows, row)
+				continue
+			}
+			if err != nil {
+				return t, fmt.Errorf("bullet: scene %s: %w", sc.Name, err)
+			}
+			row[3], row[6], row[7], row[11] = strconv.Itoa(b.Bodies), g(b.MsMedian), g(b.MsP95), g(b.MaxPenetration)
+			if haveStagger {
+				row[8], row[9] = g(s.MsMedian/b.MsMedian), g(s.MsP95/b.MsP95)
+			}
+		}
+		t.rows = append(t.rows, row)
+	}
+	if buildErr != nil {
+		t.note = "Bullet not measured: " + buildErr.Error() + "."
+		return t, nil
+	}
+	t.note = fmt.Sprintf("Bullet %s (pkg-config %s: single precision, one thread; btDbvtBroadphase, "+
+		"btSequentialImpulseConstraintSolver with its default 10 iterations, one internal step of dt per step) on each scene "+
+		"as the runner builds it, with stagger's sleeping thresholds and contact material rules; shapes and masses are mapped "+
+		"as bench/bullet/doc.go describes. stagger's figures are the scene table's (default configuration, %d workers). "+
+		"Ratio is stagger's time over Bullet's. Spheres at n 1000 is timed in Bullet only: stagger takes about 2 s a step "+
+		"there, too long for this report.", h.Version, bullet.PkgConfigPackage, runtime.NumCPU())
+	for _, u := range unsupported {
+		t.note += " " + u + "."
 	}
 	return t, nil
 }
@@ -217,14 +374,22 @@ func writeReport(w *bytes.Buffer, tables []table) {
 		"subsequences, cg: contact-projection CG iterations, fcg and fsweeps: friction-projection CG "+
 		"iterations and block Gauss–Seidel sweeps) in `solver.Stats`.\n\n")
 	for _, t := range tables {
-		fmt.Fprintf(w, "## %s\n\n`%s`\n\n", t.title, t.command)
-		fmt.Fprintf(w, "| %s |\n|%s\n", strings.Join(t.header, " | "), strings.Repeat("---|", len(t.header)))
-		for _, r := range t.rows {
-			fmt.Fprintf(w, "| %s |\n", strings.Join(r, " | "))
-		}
-		fmt.Fprintln(w)
+		writeTable(w, t)
 	}
 	w.WriteString(tried)
+}
+
+// writeTable writes one table's section: title, command, note and the table.
+func writeTable(w *bytes.Buffer, t table) {
+	fmt.Fprintf(w, "## %s\n\n`%s`\n\n", t.title, t.command)
+	if t.note != "" {
+		fmt.Fprintf(w, "%s\n\n", t.note)
+	}
+	fmt.Fprintf(w, "| %s |\n|%s\n", strings.Join(t.header, " | "), strings.Repeat("---|", len(t.header)))
+	for _, r := range t.rows {
+		fmt.Fprintf(w, "| %s |\n", strings.Join(r, " | "))
+	}
+	fmt.Fprintln(w)
 }
 
 // tried is the report's hand-written part: what was measured and not kept, and why.
