@@ -22,7 +22,7 @@ func TestSolverHealthWords(t *testing.T) {
 		{"pgs", physics.StepStats{Islands: 2}, "solver: baseline (no ε)"},
 		{"sp", physics.StepStats{Islands: 3, Converged: 2, CutShort: 1, MaxErrRatio: 3.14}, "solver: 1 island cut short (worst 3.1×ε)"},
 		{"sp", physics.StepStats{Islands: 5, Converged: 3, CutShort: 2, BudgetCut: 1, MaxErrRatio: 15600},
-			"solver: 2 islands cut short, 1 by the time budget (worst 1.56e+04×ε)"},
+			"solver: 2 islands cut short, 1 by a budget (worst 1.56e+04×ε)"},
 		{"sp", physics.StepStats{Islands: 2, CutShort: 2, MaxErrRatio: math.Inf(1)}, "solver: 2 islands cut short (worst ∞×ε)"},
 		{"sp", physics.StepStats{Islands: 4, Converged: 2, CutShort: 1, Fallbacks: 1, MaxErrRatio: 2},
 			"solver: 1 island cut short (worst 2.0×ε), 1 island fell back to PGS"},

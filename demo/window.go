@@ -340,7 +340,7 @@ func phaseLine(p physics.PhaseTimes) string {
 }
 
 // solverHealth says in words whether the step's island solves reached ε (method is the -solver
-// value): "exact" when every one converged, otherwise how many were cut short (by the time budget,
+// value): "exact" when every one converged, otherwise how many were cut short (by a time or work budget,
 // if any) and how far from ε the worst ended, and how many fell back to PGS.
 func solverHealth(st physics.StepStats, method string) string {
 	switch {
@@ -355,7 +355,7 @@ func solverHealth(st physics.StepStats, method string) string {
 	if st.CutShort > 0 {
 		cut := fmt.Sprintf("%s cut short", countNoun(st.CutShort, "island"))
 		if st.BudgetCut > 0 {
-			cut += fmt.Sprintf(", %d by the time budget", st.BudgetCut)
+			cut += fmt.Sprintf(", %d by a budget", st.BudgetCut)
 		}
 		parts = append(parts, fmt.Sprintf("%s (worst %s×ε)", cut, ratioText(st.MaxErrRatio)))
 	}

@@ -282,7 +282,7 @@ func (wk *islandWorker) solveIsland(cs *contactStage, is int, o *islandOutcome) 
 	o.fellBack = !exact && rs.Method != solver.MethodPGS
 	// Only Staggered Projections measures ε; the baselines never report Converged.
 	o.cutShort = exact && !rs.Converged && rs.Method == solver.MethodSP
-	o.budgetCut = o.cutShort && rs.BudgetHit
+	o.budgetCut = o.cutShort && (rs.BudgetHit || rs.WorkHit)
 	if o.fellBack {
 		if err := wk.fallback.Solve(p, &wk.result); err != nil && !isSolveError(err) {
 			return fmt.Errorf("physics: contact problem: %w", err)

@@ -39,8 +39,9 @@ type StepStats struct {
 	// solved island is exactly one of Converged, CutShort and Fallbacks. The baselines do not
 	// measure ε and never count here.
 	CutShort int
-	// BudgetCut counts those of CutShort that the time budget stopped (solver Stats.BudgetHit); the
-	// others ran MaxIters subsequences (or met a non-finite measure). Always 0 without a budget.
+	// BudgetCut counts those of CutShort that a budget stopped: the time budget or the work budget
+	// (solver Stats.BudgetHit, WorkHit); the others ran MaxIters subsequences (or met a
+	// non-finite measure). Always 0 without a budget.
 	BudgetCut int
 	// MaxErrRatio is MaxRelErr/ε, ε the solver's tolerance (its default when Config.Solver leaves it
 	// 0): how far the step's worst island solve ended from ε. It is ≤ 1 when every solve

@@ -26,7 +26,10 @@ type Options struct {
 	Friction string
 	Eps      float64
 	Iters    int
-	Workers  int
+	// Work is the solver's deterministic work budget per island solve in contact updates
+	// (solver.Options.WorkBudget); 0: none.
+	Work    int
+	Workers int
 	// Sleep lets resting islands sleep (physics.Config.SleepTime); -sleep=false measures every
 	// step's full work.
 	Sleep bool
@@ -77,6 +80,7 @@ func (o *Options) Register(fs *flag.FlagSet) {
 	fs.StringVar(&o.Friction, "friction", o.Friction, fmt.Sprintf("friction model: one of %v", frictionNames))
 	fs.Float64Var(&o.Eps, "eps", o.Eps, "staggered projections tolerance ε (eq. 28)")
 	fs.IntVar(&o.Iters, "iters", o.Iters, "maximum staggered iterations per solve")
+	fs.IntVar(&o.Work, "work", o.Work, "sp: work budget per island solve in contact updates (0: none)")
 	fs.IntVar(&o.Workers, "workers", o.Workers, "island solver workers")
 	fs.BoolVar(&o.Sleep, "sleep", o.Sleep, "let resting islands sleep")
 	fs.BoolVar(&o.Joint, "joint", o.Joint, "sp: the joint sticking solve, the settling of converged friction and the sharpening of sliding islands (false: the paper's plain loop)")
@@ -128,6 +132,8 @@ func (o Options) validate() error {
 		return fmt.Errorf("-eps must be finite and > 0, got %v", o.Eps)
 	case o.Iters < 1:
 		return fmt.Errorf("-iters must be >= 1, got %d", o.Iters)
+	case o.Work < 0:
+		return fmt.Errorf("-work must be >= 0, got %d", o.Work)
 	case o.Workers < 1:
 		return fmt.Errorf("-workers must be >= 1, got %d", o.Workers)
 	}
@@ -180,10 +186,10 @@ func (o Options) PhysicsConfig() physics.Config {
 }
 
 // SolverOptions returns the contact solver's options: solver.GameOptions with -solver, -friction,
-// -eps, -iters and -joint applied.
+// -eps, -iters, -work and -joint applied.
 func (o Options) SolverOptions() solver.Options {
 	opts := solver.GameOptions()
-	opts.Method, opts.Epsilon, opts.MaxIters = o.Solver, o.Eps, o.Iters
+	opts.Method, opts.Epsilon, opts.MaxIters, opts.WorkBudget = o.Solver, o.Eps, o.Iters, o.Work
 	opts.Joint, opts.Settle, opts.Sharpen = o.Joint, o.Joint, o.Joint
 	if o.Friction == "pyramid" {
 		opts.Friction = solver.Pyramid
