@@ -41,7 +41,7 @@ func Run(o Options, sc scenes.Scene, p scenes.Params, progress io.Writer) (Resul
 	bar := newProgressBar(progress, steps)
 	res := Result{
 		Scene: sc.Name, N: p.N, Seed: p.Seed, Solver: o.Solver, Friction: o.Friction, Mu: p.Mu, E: p.E,
-		Dt: o.Dt, Steps: steps, Bodies: bodies.Count(), Workers: o.Workers, EnergyRise: math.Inf(-1),
+		Dt: o.Dt, Steps: steps, Workers: o.Workers, EnergyRise: math.Inf(-1),
 	}
 	if err := m.start(); err != nil {
 		return res, err
@@ -104,6 +104,8 @@ func Run(o Options, sc scenes.Scene, p scenes.Params, progress io.Writer) (Resul
 		res.MinZ = 0
 	}
 	res.NonFinite = res.NonFinite || m.nonFinite
+	// Counted at the end, so that the bodies a scene's script spawned are included.
+	res.Bodies = bodies.Count()
 	res.Slide, res.SlideExpected = slideOf(app.World, float64(steps)*o.Dt)
 	res.Hash = m.hash()
 	return res, nil
