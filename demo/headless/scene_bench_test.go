@@ -70,3 +70,7 @@ func BenchmarkSceneStack40(b *testing.B) { benchScene(b, "stack", 40) }
 // BenchmarkScenePile100 is the pile of 100 mixed bodies from its second second on, while bodies
 // still tumble and slide (no sleeping).
 func BenchmarkScenePile100(b *testing.B) { benchScene(b, "pile", 100) }
+
+// BenchmarkSceneImpact is the 3-level card house from the step after its script drops the five
+// blocks (1 s) on, while they strike it and it falls (no sleeping).
+func BenchmarkSceneImpact(b *testing.B) { benchScene(b, "impact", 0) }
