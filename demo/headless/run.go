@@ -100,7 +100,8 @@ func Run(o Options, sc scenes.Scene, p scenes.Params, progress io.Writer) (Resul
 		res.EnergyRise = 0
 	}
 	if math.IsInf(res.MinZ, 0) {
-		// No step, or no dynamic body: nothing was measured (and JSON has no infinity).
+		// No step, or no dynamic body (or a body at −Inf, which nonfinite reports): JSON has no
+		// infinity.
 		res.MinZ = 0
 	}
 	res.NonFinite = res.NonFinite || m.nonFinite
@@ -190,7 +191,10 @@ func (m *meter) measure() error {
 				m.nonFinite = true
 			}
 		}
-		m.minZ = math.Min(m.minZ, b.Position[2])
+		if z := b.Position[2]; !math.IsNaN(z) {
+			// A NaN would make min_z NaN, which JSON cannot hold; nonfinite reports it.
+			m.minZ = math.Min(m.minZ, z)
+		}
 		o, ok := m.origin[e]
 		if !ok {
 			return
