@@ -65,7 +65,7 @@ func TestHeadlessCommandLine(t *testing.T) {
 		if dec.More() {
 			t.Fatalf("stdout holds more than one JSON value:\n%s", out)
 		}
-		for _, field := range []string{"scene", "n", "seed", "solver", "dt", "steps", "bodies", "contacts_mean", "contacts_max", "islands_mean", "ms_median", "ms_p95", "phase_ms_mean", "phase_ms_p95", "iters_mean", "converged_frac", "cut_short", "cut_short_frac", "err_ratio_max", "max_shift", "max_drop", "max_penetration", "slide", "slide_expected", "energy_rise", "nonfinite", "hash"} {
+		for _, field := range []string{"scene", "n", "seed", "solver", "dt", "steps", "bodies", "contacts_mean", "contacts_max", "islands_mean", "ms_median", "ms_p95", "phase_ms_mean", "phase_ms_p95", "iters_mean", "converged_frac", "cut_short", "cut_short_frac", "err_ratio_max", "max_shift", "max_drop", "min_z", "max_penetration", "max_penetration_late", "slide", "slide_expected", "energy_rise", "nonfinite", "hash"} {
 			if _, ok := res[field]; !ok {
 				t.Errorf("JSON lacks field %q", field)
 			}

@@ -27,6 +27,9 @@ import (
 // maxStepsPerFrame bounds the fixed steps one frame may run, so a slow frame cannot spiral.
 const maxStepsPerFrame = 5
 
+// scriptSystemName is the fixed-update system that runs the scene's script (scenes.Scene.Advance).
+const scriptSystemName = "scenes.script"
+
 // resetDepth is how far, in m, every dynamic body must fall below the ground before the demo
 // restarts the scene by itself.
 const resetDepth = 20
@@ -136,13 +139,26 @@ func (g *game) reset() error {
 	if err != nil {
 		return err
 	}
+	sc, params, err := g.opts.Resolve(g.set)
+	if err != nil {
+		return err
+	}
+	// The scene's script runs as a fixed-update system added before the physics plugin's, so it
+	// acts before every fixed step (a frame may run several) at that step's start time, exactly as
+	// the headless runner calls it.
+	if err := sim.AddSystem(ecs.FixedUpdate, scriptSystemName, func(w *ecs.World) error {
+		ft, ok := ecs.GetResource[ecs.FixedTime](w)
+		if !ok {
+			return fmt.Errorf("the ecs.FixedTime resource is missing")
+		}
+		_, err := sc.Advance(w, params, float64(ft.Tick)*ft.Step)
+		return err
+	}); err != nil {
+		return err
+	}
 	cfg := plugin.DefaultConfig()
 	cfg.Physics = g.opts.PhysicsConfig()
 	if err := sim.AddPlugin(plugin.New(g.bodies, cfg)); err != nil {
-		return err
-	}
-	sc, params, err := g.opts.Resolve(g.set)
-	if err != nil {
 		return err
 	}
 	if err := sc.Build(sim.World, params); err != nil {

@@ -32,14 +32,17 @@ func arch() Scene {
 		Name:     "arch",
 		Summary:  "a catenary arch of n dry voussoirs, 6 m of arc over a 3.6 m span, feet cut level; stands at μ 0.6, falls at μ 0.1",
 		Defaults: Params{N: 15, Mu: 0.6},
-		check: func(p Params) error {
-			if p.N < 3 || p.N > 200 {
-				return fmt.Errorf("n is the number of voussoirs and must be in [3, 200], got %d", p.N)
-			}
-			return nil
-		},
-		build: buildArch,
+		check:    checkArch,
+		build:    buildArch,
 	}
+}
+
+// checkArch bounds the arch's voussoirs.
+func checkArch(p Params) error {
+	if p.N < 3 || p.N > 200 {
+		return fmt.Errorf("n is the number of voussoirs and must be in [3, 200], got %d", p.N)
+	}
+	return nil
 }
 
 // archVoussoirs returns each block's corners in the x–z plane (intrados and extrados at its two

@@ -30,14 +30,17 @@ func cardhouse() Scene {
 		Name:     "cardhouse",
 		Summary:  "n levels of leaning card pairs with flat cards across, μ 0.8, e 0.1; stands (max_drop < 1 cm)",
 		Defaults: Params{N: 3, Mu: 0.8, E: 0.1},
-		check: func(p Params) error {
-			if p.N > 12 {
-				return fmt.Errorf("n is the number of levels and must be at most 12, got %d", p.N)
-			}
-			return nil
-		},
-		build: buildCardhouse,
+		check:    checkCardhouse,
+		build:    buildCardhouse,
 	}
+}
+
+// checkCardhouse bounds the card house's levels.
+func checkCardhouse(p Params) error {
+	if p.N > 12 {
+		return fmt.Errorf("n is the number of levels and must be at most 12, got %d", p.N)
+	}
+	return nil
 }
 
 // cardPose is one card's centre and orientation.

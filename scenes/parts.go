@@ -33,14 +33,46 @@ func spawnPlane(w *ecs.World, n mgl64.Vec3, mu float64) error {
 // spawnBox adds a dynamic box of half extents half at position p, turned by q, with the given
 // density and the scene's material.
 func spawnBox(w *ecs.World, half mgl64.Vec3, p mgl64.Vec3, q mgl64.Quat, density float64, prm Params) (ecs.Entity, error) {
+	return spawnMovingBox(w, half, p, q, density, mgl64.Vec3{}, prm)
+}
+
+// spawnMovingBox is spawnBox for a box that starts with velocity v.
+func spawnMovingBox(w *ecs.World, half mgl64.Vec3, p mgl64.Vec3, q mgl64.Quat, density float64, v mgl64.Vec3, prm Params) (ecs.Entity, error) {
 	box, err := collide.NewBox(half)
 	if err != nil {
 		return ecs.Entity{}, err
 	}
 	b := physics.NewDynamic(p, density)
 	b.Orientation = q
+	b.LinearVelocity = v
 	b.Friction, b.Restitution = prm.Mu, prm.E
 	return physics.Spawn(w, b, physics.Collider{Shape: box})
+}
+
+// dynamicBounds returns the box around the colliders of the world's dynamic bodies, at their
+// present poses, that reach into the height band zlo ≤ z ≤ zhi (pass infinities for all of them);
+// ok is false if there are none. Scripts use it to place what they drop or throw clear of what is
+// there now.
+func dynamicBounds(w *ecs.World, zlo, zhi float64) (box collide.AABB, ok bool, err error) {
+	q, err := ecs.NewQuery2[physics.RigidBody, physics.Collider](w)
+	if err != nil {
+		return box, false, err
+	}
+	err = q.Each(func(_ ecs.Entity, b *physics.RigidBody, c *physics.Collider) {
+		if b.Kind != physics.Dynamic || c.Shape == nil {
+			return
+		}
+		bb := c.Shape.Bounds(collide.Pose{Position: b.Position, Rotation: b.Orientation})
+		if bb.Max[2] < zlo || bb.Min[2] > zhi {
+			return
+		}
+		if !ok {
+			box, ok = bb, true
+			return
+		}
+		box = box.Union(bb)
+	})
+	return box, ok, err
 }
 
 // spawnUnitCube adds a 1 m, 1 kg cube.

@@ -37,6 +37,27 @@ type Scene struct {
 	Defaults Params
 	check    func(p Params) error // the scene's own limits on p, beyond Params.Validate; may be nil
 	build    func(w *ecs.World, p Params) error
+	// script lists what the scene does while it runs (spawning bodies, throwing them), in order of
+	// time; empty for a scene that only builds its entities at t = 0. See Advance.
+	script []cue
+}
+
+// cue is one timed action of a scene's script: act runs once, before the first fixed step that
+// starts at or after at.
+type cue struct {
+	at  float64 // simulated time, s
+	act func(w *ecs.World, p Params) error
+}
+
+// cueTolerance, s, absorbs the rounding of a caller's simulated time: 100 steps of 0.01 s may sum
+// to a hair under 1 s, and a cue at 1 s must still run before the 101st step.
+const cueTolerance = 1e-9
+
+// scriptProgress is the world resource that counts the cues of the scene's script already run, so
+// that Advance depends only on the world, the parameters and t, and a rebuilt world starts over.
+type scriptProgress struct {
+	scene string // the scene whose script it counts
+	next  int    // index of the first cue not yet run
 }
 
 // Build validates p and adds the scene's entities to w, which must have the physics plugin.
@@ -52,12 +73,54 @@ func (s Scene) Build(w *ecs.World, p Params) error {
 	if err := s.build(w, p); err != nil {
 		return fmt.Errorf("scenes: %s: %w", s.Name, err)
 	}
+	if len(s.script) > 0 {
+		ecs.SetResource(w, scriptProgress{scene: s.Name})
+	}
 	return nil
+}
+
+// ScriptEnd returns the simulated time, s, of the scene's last scripted action: from then on Advance
+// does nothing. It is 0 for a scene without a script.
+func (s Scene) ScriptEnd() float64 {
+	if len(s.script) == 0 {
+		return 0
+	}
+	return s.script[len(s.script)-1].at
+}
+
+// Advance runs the scene's script up to simulated time t: every action due at or before t that has
+// not run yet, in order. Call it once before each fixed step with t the simulated time at the start
+// of that step (k·h before the (k+1)-th step), on the world Build built with the same p. It depends
+// only on p, t and the world, so the same calls give the same world; it spawns through the public
+// physics API, as a game would. On a step where nothing is due it does nothing and allocates
+// nothing; a scene without a script never does anything.
+//
+// changed reports that the script changed the world (spawned or pushed a body): the world's energy
+// then changed by the script's doing, not by a step's, and a caller that measures energy per step
+// (the headless runner's energy_rise) takes the world after Advance as its new reference.
+func (s Scene) Advance(w *ecs.World, p Params, t float64) (changed bool, err error) {
+	if len(s.script) == 0 {
+		return false, nil
+	}
+	prog, ok := ecs.GetResource[scriptProgress](w)
+	if !ok || prog.scene != s.Name {
+		return false, fmt.Errorf("scenes: %s: Advance on a world the scene was not built in", s.Name)
+	}
+	for prog.next < len(s.script) && s.script[prog.next].at <= t+cueTolerance {
+		c := s.script[prog.next]
+		// Count the cue as run before acting, so a failed action is not retried on every step.
+		prog.next++
+		changed = true
+		if err := c.act(w, p); err != nil {
+			return changed, fmt.Errorf("scenes: %s: at t = %v s: %w", s.Name, c.at, err)
+		}
+	}
+	return changed, nil
 }
 
 // All returns every scene, sorted by name.
 func All() []Scene {
-	all := []Scene{arch(), cardhouse(), freefall(), incline(), pile(), pyramid(), ratio(), spheres(), stack(), topple(), tumble()}
+	all := []Scene{arch(), archimpact(), cardhouse(), freefall(), impact(), incline(), pile(), pyramid(), ratio(), spheres(), stack(), topple(), tumble()}
 	sort.Slice(all, func(i, j int) bool { return all[i].Name < all[j].Name })
 	return all
 }

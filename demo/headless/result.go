@@ -2,9 +2,10 @@ package headless
 
 // Result is the runner's JSON object (docs/scenes.md, "Result", gives each field's meaning and
 // unit). max_penetration is the deepest contact gap the narrow phase reported before a step's
-// solve. sleeping_mean is the mean number of dynamic bodies asleep after a step; islands_mean,
-// iters_mean, converged_frac, cut_short and cut_short_frac count the islands solved, not sleeping
-// ones.
+// solve. energy_rise is measured from the world after the scene's script acted
+// (scenes.Scene.Advance), so a spawned body's energy is not a rise. sleeping_mean is the mean
+// number of dynamic bodies asleep after a step; islands_mean, iters_mean, converged_frac,
+// cut_short and cut_short_frac count the islands solved, not sleeping ones.
 type Result struct {
 	Scene        string  `json:"scene"`
 	N            int     `json:"n"`
@@ -39,12 +40,16 @@ type Result struct {
 	ErrRatioMax    float64 `json:"err_ratio_max"`
 	MaxShift       float64 `json:"max_shift"`
 	MaxDrop        float64 `json:"max_drop"`
+	MinZ           float64 `json:"min_z"`
 	MaxPenetration float64 `json:"max_penetration"`
-	Slide          float64 `json:"slide"`
-	SlideExpected  float64 `json:"slide_expected"`
-	EnergyRise     float64 `json:"energy_rise"`
-	NonFinite      bool    `json:"nonfinite"`
-	Hash           string  `json:"hash"`
+	// MaxPenetrationLate is max_penetration over the steps that start at or after 1 s, once the
+	// start's falls have landed.
+	MaxPenetrationLate float64 `json:"max_penetration_late"`
+	Slide              float64 `json:"slide"`
+	SlideExpected      float64 `json:"slide_expected"`
+	EnergyRise         float64 `json:"energy_rise"`
+	NonFinite          bool    `json:"nonfinite"`
+	Hash               string  `json:"hash"`
 }
 
 // PhaseMs gives a figure, in ms, for each phase of a fixed step (physics.PhaseTimes).

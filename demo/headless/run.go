@@ -42,13 +42,25 @@ func Run(o Options, sc scenes.Scene, p scenes.Params, progress io.Writer) (Resul
 	bar := newProgressBar(progress, steps)
 	res := Result{
 		Scene: sc.Name, N: p.N, Seed: p.Seed, Solver: o.Solver, Friction: o.Friction, Mu: p.Mu, E: p.E,
-		Dt: o.Dt, Steps: steps, Bodies: bodies.Count(), Workers: o.Workers, EnergyRise: math.Inf(-1),
+		Dt: o.Dt, Steps: steps, Workers: o.Workers, EnergyRise: math.Inf(-1),
 	}
 	if err := m.start(); err != nil {
 		return res, err
 	}
 	contacts, islands, sleeping, iters, converged, cutShort := 0, 0, 0, 0, 0, 0
 	for i := 0; i < steps; i++ {
+		// The scene's script acts before the step that starts at t (docs/scenes.md, Scripts); what
+		// it adds is not the step's doing, so the energy reference moves with it.
+		t := float64(i) * o.Dt
+		changed, err := sc.Advance(app.World, p, t)
+		if err != nil {
+			return res, fmt.Errorf("step %d: %w", i, err)
+		}
+		if changed {
+			if err := m.rebase(); err != nil {
+				return res, err
+			}
+		}
 		t0 := time.Now()
 		if err := app.StepFixed(); err != nil {
 			return res, fmt.Errorf("step %d: %w", i, err)
@@ -68,6 +80,9 @@ func Run(o Options, sc scenes.Scene, p scenes.Params, progress io.Writer) (Resul
 		cutShort += st.CutShort
 		res.ErrRatioMax = math.Max(res.ErrRatioMax, st.MaxErrRatio)
 		res.MaxPenetration = math.Max(res.MaxPenetration, -st.MinGap)
+		if t >= lateFrom-lateTolerance {
+			res.MaxPenetrationLate = math.Max(res.MaxPenetrationLate, -st.MinGap)
+		}
 		if err := m.measure(); err != nil {
 			return res, err
 		}
@@ -90,11 +105,18 @@ func Run(o Options, sc scenes.Scene, p scenes.Params, progress io.Writer) (Resul
 		res.ConvergedFrac = float64(converged) / float64(islands)
 		res.CutShortFrac = float64(cutShort) / float64(islands)
 	}
-	res.MaxShift, res.MaxDrop, res.EnergyRise = m.maxShift, m.maxDrop, m.energyRise
+	res.MaxShift, res.MaxDrop, res.EnergyRise, res.MinZ = m.maxShift, m.maxDrop, m.energyRise, m.minZ
 	if steps == 0 {
 		res.EnergyRise = 0
 	}
+	if math.IsInf(res.MinZ, 0) {
+		// No step, or no dynamic body (or a body at −Inf, which nonfinite reports): JSON has no
+		// infinity.
+		res.MinZ = 0
+	}
 	res.NonFinite = res.NonFinite || m.nonFinite
+	// Counted at the end, so that the bodies a scene's script spawned are included.
+	res.Bodies = bodies.Count()
 	res.Slide, res.SlideExpected = slideOf(app.World, float64(steps)*o.Dt)
 	res.Hash = m.hash()
 	return res, nil
@@ -116,21 +138,31 @@ func slideOf(w *ecs.World, t float64) (slide, expected float64) {
 	return slide, expected
 }
 
-// meter measures drift, drop, energy and finiteness over the run.
+// lateFrom, s, is where max_penetration_late starts: by then a scene's bodies have settled onto
+// their contacts, or fallen into them, so deeper penetration is the solver's error and not the
+// start's. lateTolerance absorbs the rounding of the step's start time k·h.
+const (
+	lateFrom      = 1.0
+	lateTolerance = 1e-9
+)
+
+// meter measures drift, drop, height, energy and finiteness over the run.
 type meter struct {
 	world      *ecs.World
 	bodies     *ecs.Query1[physics.RigidBody]
 	gravity    mgl64.Vec3
-	origin     map[ecs.Entity]mgl64.Vec3
+	origin     map[ecs.Entity]mgl64.Vec3 // the dynamic bodies present at the start
 	energy     float64
 	maxShift   float64
 	maxDrop    float64
+	minZ       float64
 	energyRise float64
 	nonFinite  bool
 }
 
 func newMeter(w *ecs.World, bodies *ecs.Query1[physics.RigidBody], g mgl64.Vec3) *meter {
-	return &meter{world: w, bodies: bodies, gravity: g, origin: map[ecs.Entity]mgl64.Vec3{}, energyRise: math.Inf(-1)}
+	return &meter{world: w, bodies: bodies, gravity: g, origin: map[ecs.Entity]mgl64.Vec3{},
+		minZ: math.Inf(1), energyRise: math.Inf(-1)}
 }
 
 // start records where each dynamic body starts and the initial energy.
@@ -147,9 +179,32 @@ func (m *meter) start() error {
 	return err
 }
 
-// measure updates the maxima after a step.
+// rebase takes the world's present energy as the reference of the next step's change: the scene's
+// script changed the world (a spawned body brings its own kinetic and potential energy), and that
+// change is no step's gain.
+func (m *meter) rebase() error {
+	e, err := physics.Energy(m.world, m.gravity)
+	m.energy = e
+	return err
+}
+
+// measure updates the maxima after a step. Drift and drop follow the bodies present at the start
+// (the scene's structure: a block its script drops later would fall by design); height and
+// finiteness follow every dynamic body.
 func (m *meter) measure() error {
 	err := m.bodies.Each(func(e ecs.Entity, b *physics.RigidBody) {
+		if b.Kind != physics.Dynamic {
+			return
+		}
+		for _, x := range stateOf(b) {
+			if math.IsNaN(x) || math.IsInf(x, 0) {
+				m.nonFinite = true
+			}
+		}
+		if z := b.Position[2]; !math.IsNaN(z) {
+			// A NaN would make min_z NaN, which JSON cannot hold; nonfinite reports it.
+			m.minZ = math.Min(m.minZ, z)
+		}
 		o, ok := m.origin[e]
 		if !ok {
 			return
@@ -157,11 +212,6 @@ func (m *meter) measure() error {
 		d := b.Position.Sub(o)
 		m.maxShift = math.Max(m.maxShift, math.Hypot(d[0], d[1]))
 		m.maxDrop = math.Max(m.maxDrop, -d[2])
-		for _, x := range stateOf(b) {
-			if math.IsNaN(x) || math.IsInf(x, 0) {
-				m.nonFinite = true
-			}
-		}
 	})
 	if err != nil {
 		return err

@@ -128,3 +128,23 @@ func TestValidationPileSettles(t *testing.T) {
 		t.Errorf("pile: %d bodies, at most %d contacts", res.Bodies, res.ContactsMax)
 	}
 }
+
+// TestValidationScriptedDrops: the runner runs a scene's script, and the blocks the impact and
+// archimpact scenes drop at 1 s (docs/scenes.md) count as bodies but not as an energy rise: the
+// runner measures each step's energy change from the world after the script spawned them. The
+// first 50 ms of the drop keep penetration within 5 mm and every body above the ground. (The
+// long runs of both scenes are `make validate`'s.)
+func TestValidationScriptedDrops(t *testing.T) {
+	for _, c := range []struct {
+		scene  string
+		bodies int
+	}{{"impact", 16 + 5}, {"archimpact", 16 + 3}} {
+		res := runScene(t, "-scene", c.scene, "-seconds", "1.05")
+		if res.Bodies != c.bodies {
+			t.Errorf("%s: %d bodies after the drop, want %d", c.scene, res.Bodies, c.bodies)
+		}
+		if res.MaxPenetrationLate > 5e-3 || res.MinZ <= 0 {
+			t.Errorf("%s: max_penetration_late %.3g m, min_z %.3g m; want at most 5 mm and above the ground", c.scene, res.MaxPenetrationLate, res.MinZ)
+		}
+	}
+}
