@@ -153,24 +153,18 @@ func (fp *frictionProjection) gapMet(f []float64, gap float64) bool {
 	clear(u)
 	for k := 0; k < op.m; k++ {
 		r := op.mu[k] * fp.alpha[k]
-		f1, f2 := f[2*k], f[2*k+1]
-		if !(r > 0) || f1 == 0 && f2 == 0 {
-			if r > 0 {
-				s1, s2 := op.tangentDot(k, fp.v)
-				dual += r * norm2(s1, s2)
-			}
-			continue
+		if !(r > 0) {
+			continue // update keeps f_k = 0 here
 		}
+		f1, f2 := f[2*k], f[2*k+1]
 		s1, s2 := op.tangentDot(k, fp.v)
 		dual += f1*s1 + f2*s2 + r*norm2(s1, s2)
 		op.addWT(k, f1, f2, u)
 	}
 	kinetic := 0.0
 	for k := 0; k < op.m; k++ {
-		if f1, f2 := f[2*k], f[2*k+1]; f1 != 0 || f2 != 0 {
-			q1, q2 := op.tangentDot(k, u)
-			kinetic += f1*q1 + f2*q2
-		}
+		q1, q2 := op.tangentDot(k, u)
+		kinetic += f[2*k]*q1 + f[2*k+1]*q2
 	}
 	return dual <= gap*0.5*kinetic
 }
@@ -179,7 +173,6 @@ func (fp *frictionProjection) gapMet(f []float64, gap float64) bool {
 // other contacts held, keeping v consistent (settleFriction).
 func (fp *frictionProjection) settleContact(op *operator, alpha, f, v []float64, k int) {
 	fp.bind(op, alpha, v, time.Time{})
-	fp.maxPasses = math.MaxInt
 	fp.update(k, f, 0)
 	fp.unbind()
 }

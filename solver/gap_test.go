@@ -4,77 +4,32 @@ import (
 	"math"
 	"testing"
 	"time"
-
-	"gonum.org/v1/gonum/mat"
 )
 
-// answerVelocity recomputes, from the Problem alone (its rows and inverse-mass blocks, not the
-// operator), the velocity q̇ᴾ + M⁻¹(Nα + Df) of the answer (alpha, f) and M⁻¹Df.
-func answerVelocity(p *Problem, alpha, f []float64) (v, mdf []float64) {
-	v = append([]float64(nil), p.QdotP...)
-	mdf = make([]float64, p.NumDoF())
-	imp := make([]float64, p.NumDoF())
-	df := make([]float64, p.NumDoF())
-	forRows(p, func(k int, bl Block, n, t1, t2 []float64) {
-		for j := 0; j < bl.Size; j++ {
-			imp[bl.Offset+j] += alpha[k]*n[j] + f[2*k]*t1[j] + f[2*k+1]*t2[j]
-			df[bl.Offset+j] += f[2*k]*t1[j] + f[2*k+1]*t2[j]
-		}
-	})
-	for b := 0; b < p.NumBlocks(); b++ {
-		bl := p.BlockAt(b)
-		minv := mat.NewDense(bl.Size, bl.Size, p.InvMass(b))
-		var u, w mat.VecDense
-		u.MulVec(minv, mat.NewVecDense(bl.Size, imp[bl.Offset:bl.Offset+bl.Size]))
-		w.MulVec(minv, mat.NewVecDense(bl.Size, df[bl.Offset:bl.Offset+bl.Size]))
-		for j := 0; j < bl.Size; j++ {
-			v[bl.Offset+j] += u.AtVec(j)
-			mdf[bl.Offset+j] = w.AtVec(j)
-		}
-	}
-	return v, mdf
-}
-
-// forRows calls visit with each contact side's block and its normal and tangent rows.
-func forRows(p *Problem, visit func(k int, bl Block, n, t1, t2 []float64)) {
-	for k := 0; k < p.NumContacts(); k++ {
-		c := p.Contact(k)
-		for _, side := range []struct {
-			body int
-			rows []float64
-		}{{c.BodyA, p.RowsA(k)}, {c.BodyB, p.RowsB(k)}} {
-			if side.rows == nil {
-				continue
-			}
-			bl := p.BlockAt(side.body)
-			visit(k, bl, side.rows[:bl.Size], side.rows[bl.Size:2*bl.Size], side.rows[2*bl.Size:])
-		}
-	}
-}
-
 // contactSlips returns each contact's tangential velocity (t̂₁, t̂₂ components) at the answer's
-// velocity, recomputed from the Problem.
+// velocity, as the independent checker recomputes it from the Problem.
 func contactSlips(p *Problem, alpha, f []float64) [][2]float64 {
-	v, _ := answerVelocity(p, alpha, f)
+	c := newChecker(p, CheckSpec{Friction: Disc}, alpha, f, nil)
 	s := make([][2]float64, p.NumContacts())
-	forRows(p, func(k int, bl Block, _, t1, t2 []float64) {
-		for j := 0; j < bl.Size; j++ {
-			s[k][0] += t1[j] * v[bl.Offset+j]
-			s[k][1] += t2[j] * v[bl.Offset+j]
-		}
-	})
+	for k := range s {
+		s[k][0], _ = c.rowVec(k, 1, c.v)
+		s[k][1], _ = c.rowVec(k, 2, c.v)
+	}
 	return s
 }
 
-// frictionFigures recomputes from the Problem the dissipation gap Σ_k f_kᵀs_k + μ_kα_k‖s_k‖ of the
-// answer (alpha, f) at its own velocity, and ½‖Df‖² in the kinetic metric, ½(M⁻¹Df)ᵀ(Df).
+// frictionFigures recomputes through the independent checker the dissipation gap
+// Σ_k f_kᵀs_k + μ_kα_k‖s_k‖ of the answer (alpha, f) at its own velocity, and ½‖Df‖² in the
+// kinetic metric, ½ fᵀT(M⁻¹Df), M⁻¹Df being the velocity f alone adds to q̇ᴾ.
 func frictionFigures(p *Problem, alpha, f []float64) (dual, kinetic float64) {
-	_, mdf := answerVelocity(p, alpha, f)
-	forRows(p, func(k int, bl Block, _, t1, t2 []float64) {
-		for j := 0; j < bl.Size; j++ {
-			kinetic += 0.5 * mdf[bl.Offset+j] * (f[2*k]*t1[j] + f[2*k+1]*t2[j])
+	withF := newChecker(p, CheckSpec{Friction: Disc}, make([]float64, len(alpha)), f, nil)
+	for k := 0; k < p.NumContacts(); k++ {
+		for row := 1; row <= 2; row++ {
+			after, _ := withF.rowVec(k, row, withF.v)
+			before, _ := withF.rowVec(k, row, p.QdotP)
+			kinetic += 0.5 * f[2*k+row-1] * (after - before)
 		}
-	})
+	}
 	for k, s := range contactSlips(p, alpha, f) {
 		dual += f[2*k]*s[0] + f[2*k+1]*s[1] + p.Contact(k).Mu*alpha[k]*math.Hypot(s[0], s[1])
 	}
