@@ -63,9 +63,12 @@ func (cs *candidates) deepest() int {
 	return best
 }
 
-// emit writes the candidates into out, keeping at most MaxManifoldPoints: the subset whose
-// convex hull, projected on the plane normal to n, has the largest area (ties: the deeper
-// subset, then the earlier one). Candidates keep their relative order.
+// emit writes the candidates into out, keeping at most MaxManifoldPoints: among the subsets that
+// hold the deepest candidate, the one whose convex hull, projected on the plane normal to n, has
+// the largest area (ties: the deeper subset, then the earlier one). Candidates keep their
+// relative order. The deepest point always stays: a subset chosen by area alone can keep
+// speculative points at the margin and drop the one already touching, which the solve then
+// cannot hold, so the body sinks at that point (a hull rocking on the ground).
 func (cs *candidates) emit(n mgl64.Vec3, out *Manifold) {
 	if cs.n <= MaxManifoldPoints {
 		for i := 0; i < cs.n; i++ {
@@ -103,8 +106,8 @@ func (p *plane2) tri(i, j, k int) float64 {
 	return (p.x[j]-p.x[i])*(p.y[k]-p.y[i]) - (p.x[k]-p.x[i])*(p.y[j]-p.y[i])
 }
 
-// bestQuad tries every 4-subset (at most 70) and returns the indices, increasing. The subset
-// whose projected convex hull has the largest area wins; areas within 1e-9·scale² of each other
+// bestQuad tries every 4-subset (at most 70) that holds the deepest candidate and returns the
+// indices, increasing. The subset whose projected convex hull has the largest area wins; areas within 1e-9·scale² of each other
 // tie, a tie goes to the deeper subset (its summed −Gap larger by more than 1e-9·scale), and
 // among those to the earlier subset in loop order.
 //
@@ -146,6 +149,7 @@ func (cs *candidates) bestQuad(n mgl64.Vec3) [MaxManifoldPoints]int {
 		}
 	}
 
+	deep := cs.deepest()
 	best := [MaxManifoldPoints]int{0, 1, 2, 3}
 	// A subset replaces the best when its area exceeds largerThan, or when it exceeds
 	// tiedAbove and its depth exceeds deeperThan. The best area starts at −1 (no subset yet).
@@ -160,6 +164,9 @@ func (cs *candidates) bestQuad(n mgl64.Vec3) [MaxManifoldPoints]int {
 				areaABC := rowABD[c]
 				rowACD, rowBCD := &triArea[a][c], &triArea[b][c]
 				for d := c + 1; d < count; d++ {
+					if a != deep && b != deep && c != deep && d != deep {
+						continue
+					}
 					// Twice the hull area (the measure areaTol is in): the four triangles' sum.
 					area := areaABC + rowABD[d] + rowACD[d] + rowBCD[d]
 					depth := depthABC + depths[d]

@@ -30,6 +30,7 @@ func referenceHullArea4(p *plane2, a, b, c, d int) float64 {
 func referenceBestQuad(cs *candidates, n mgl64.Vec3) [MaxManifoldPoints]int {
 	var p plane2
 	cs.project2(n, &p)
+	deep := referenceDeepest(cs)
 	best := [MaxManifoldPoints]int{0, 1, 2, 3}
 	bestArea, bestDepth := -1.0, 0.0
 	scale := reduceScale(cs, &p)
@@ -38,6 +39,9 @@ func referenceBestQuad(cs *candidates, n mgl64.Vec3) [MaxManifoldPoints]int {
 		for b := a + 1; b < cs.n; b++ {
 			for c := b + 1; c < cs.n; c++ {
 				for d := c + 1; d < cs.n; d++ {
+					if a != deep && b != deep && c != deep && d != deep {
+						continue
+					}
 					area := referenceHullArea4(&p, a, b, c, d)
 					depth := -(cs.c[a].Gap + cs.c[b].Gap + cs.c[c].Gap + cs.c[d].Gap)
 					if area > bestArea+tol || (area > bestArea-tol && depth > bestDepth+1e-9*scale) {
@@ -48,6 +52,18 @@ func referenceBestQuad(cs *candidates, n mgl64.Vec3) [MaxManifoldPoints]int {
 		}
 	}
 	return best
+}
+
+// referenceDeepest is the index of the candidate with the smallest gap, the first among ties: the
+// one every kept subset must hold.
+func referenceDeepest(cs *candidates) int {
+	deep := 0
+	for i := range cs.n {
+		if cs.c[i].Gap < cs.c[deep].Gap {
+			deep = i
+		}
+	}
+	return deep
 }
 
 // reduceScale returns the extent bestQuad measures its tolerances by: the largest coordinate
@@ -70,7 +86,7 @@ type quadSubset struct {
 	exactF64 float64
 }
 
-// exactSubsets lists every 4-subset of the projected candidates in loop order with its hull
+// exactSubsets lists every 4-subset holding the deepest candidate, of the projected candidates in loop order with its hull
 // area computed exactly (rational arithmetic on the projected float64 coordinates), as the
 // largest of the three quadrilateral orderings and the four triangles.
 func exactSubsets(cs *candidates, p *plane2) []quadSubset {
@@ -99,10 +115,14 @@ func exactSubsets(cs *candidates, p *plane2) []quadSubset {
 		return m
 	}
 	var out []quadSubset
+	deep := referenceDeepest(cs)
 	for a := 0; a < cs.n; a++ {
 		for b := a + 1; b < cs.n; b++ {
 			for c := b + 1; c < cs.n; c++ {
 				for d := c + 1; d < cs.n; d++ {
+					if a != deep && b != deep && c != deep && d != deep {
+						continue
+					}
 					abc, abd, acd, bcd := tri[a][b][c], tri[a][b][d], tri[a][c][d], tri[b][c][d]
 					area := absMax(
 						new(big.Rat).Add(abc, acd), // shoelace (a, b, c, d)
@@ -544,5 +564,29 @@ func TestEmitKeepsBestQuadOrder(t *testing.T) {
 				t.Fatalf("#%d: point %d is %+v, want candidate %d %+v", it, k, m.Points[k], i, rc.cs.c[i])
 			}
 		}
+	}
+}
+
+// TestEmitKeepsDeepest checks that the reduction keeps the touching point of a body about to
+// rest on it: four speculative corners at the margin around one point already touching, whose
+// largest-area subset would be the corners alone.
+func TestEmitKeepsDeepest(t *testing.T) {
+	n := mgl64.Vec3{0, 0, 1}
+	var cs candidates
+	for i, p := range []mgl64.Vec3{{-1, -1, 0}, {1, -1, 0}, {0.1, 0.2, 0}, {1, 1, 0}, {-1, 1, 0}} {
+		gap := 0.015
+		if i == 2 {
+			gap = -1e-3
+		}
+		cs.add(Contact{Point: p, Normal: n, Gap: gap, Feature: MakeFeatureID(VertexFeature(i), FaceFeature(0))})
+	}
+	var m Manifold
+	cs.emit(n, &m)
+	kept := false
+	for i := 0; i < m.Count; i++ {
+		kept = kept || m.Points[i].Gap < 0
+	}
+	if m.Count != MaxManifoldPoints || !kept {
+		t.Fatalf("emit kept %d points %+v; want %d with the touching one", m.Count, m.Points[:m.Count], MaxManifoldPoints)
 	}
 }
