@@ -35,6 +35,16 @@ type Config struct {
 	// MaxRecoverySpeed bounds the separation speed, m/s, that PenetrationRecovery may ask for.
 	// Default 0.1.
 	MaxRecoverySpeed float64
+	// SeparationSpeed, m/s, is how fast overlapping bodies are pushed apart by a position
+	// correction after the velocity solve (post-stabilisation; docs/architecture.md, Separation):
+	// each step moves an overlapping island's bodies by the smallest mass-weighted displacement
+	// that removes up to SeparationSpeed·h of every overlap deeper than SeparationSlop, without
+	// touching any velocity, so it adds no kinetic energy. Default 1; 0 turns it off (the paper's
+	// choice: overlaps stay as they are).
+	SeparationSpeed float64
+	// SeparationSlop, m, is the overlap left alone by the separation, so that bodies resting in
+	// contact are not nudged every step by round-off. Default 5e-4; must be below ContactMargin.
+	SeparationSlop float64
 
 	// SleepTime is how long, s, every body of an island must stay below SleepLinear and
 	// SleepAngular before the island sleeps; 0 never sleeps. Default 0.5.
@@ -64,7 +74,7 @@ type Config struct {
 }
 
 // DefaultConfig returns Earth gravity along −z, a 2 cm speculative margin, no penetration
-// recovery, islands that sleep after 0.5 s at rest, one worker per CPU, and Staggered Projections
+// recovery, separation of overlaps at up to 1 m/s, islands that sleep after 0.5 s at rest, one worker per CPU, and Staggered Projections
 // with the exact disc friction model.
 func DefaultConfig() Config {
 	return Config{
@@ -73,6 +83,8 @@ func DefaultConfig() Config {
 		RestingGap:       1e-6,
 		BroadPhaseMargin: 0.05,
 		MaxRecoverySpeed: 0.1,
+		SeparationSpeed:  1,
+		SeparationSlop:   5e-4,
 		SleepTime:        0.5,
 		SleepLinear:      0.01,
 		SleepAngular:     0.035,
@@ -99,6 +111,12 @@ func (c Config) Validate() error {
 	}
 	if !finite(c.MaxRecoverySpeed) || c.MaxRecoverySpeed < 0 {
 		return fieldError("Config.MaxRecoverySpeed", "must be finite and >= 0, got %v", c.MaxRecoverySpeed)
+	}
+	if !finite(c.SeparationSpeed) || c.SeparationSpeed < 0 || c.SeparationSpeed > maxSeparationSpeed {
+		return fieldError("Config.SeparationSpeed", "must be in [0, %v] m/s, got %v", maxSeparationSpeed, c.SeparationSpeed)
+	}
+	if !finite(c.SeparationSlop) || c.SeparationSlop < 0 || (c.SeparationSlop > 0 && c.SeparationSlop >= c.ContactMargin) {
+		return fieldError("Config.SeparationSlop", "must be finite, >= 0 and below ContactMargin (%v), got %v", c.ContactMargin, c.SeparationSlop)
 	}
 	for _, f := range []struct {
 		name string

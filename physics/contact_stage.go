@@ -29,6 +29,7 @@ type contactStage struct {
 	block    []int            // per model: its block in its island's problem
 	qdot     []float64        // q̇ᵗ⁺¹ in the step's layout (valid for bodies in an island)
 	impulse  []float64        // M(q̇ᵗ⁺¹ − q̇ᴾ) in the step's layout
+	shift    []float64        // the separation's displacement Δq in the step's layout (separation.go)
 	impulses []contactImpulse // per contact of the list
 	outcomes []islandOutcome  // per island
 	// epsilon is the configured solver's ε (its default filled in), which rel_err is measured
@@ -66,8 +67,9 @@ type contactOutput struct {
 	islands  *islands
 	outcomes []islandOutcome
 	// qdot is q̇ᵗ⁺¹ and impulse the contact impulse M(q̇ᵗ⁺¹ − q̇ᴾ), in the step's layout; both
-	// valid for the bodies of the islands solved.
-	qdot, impulse []float64
+	// valid for the bodies of the islands solved. shift is the separation's displacement, valid
+	// for the bodies of the islands whose outcome says separated.
+	qdot, impulse, shift []float64
 	// impulses is, per contact of the list, the impulse of the solve. The contacts of an island
 	// left asleep, or whose problem was malformed, keep their warm start.
 	impulses []contactImpulse
@@ -80,9 +82,14 @@ type islandWorker struct {
 	// projection exact: projected Gauss–Seidel, which is inexact but bounded, so a failed solve
 	// never hands the step a wild velocity (docs/architecture.md, Errors).
 	fallback *solver.Solver
-	problem  solver.Problem
-	result   solver.Result
-	mass     []float64 // scratch mass block
+	// separator solves the position problem of the separation (separation.go) into shift; gaps
+	// holds the island's contact gaps for it.
+	separator *solver.Solver
+	problem   solver.Problem
+	result    solver.Result
+	shift     solver.Result
+	gaps      []float64
+	mass      []float64 // scratch mass block
 }
 
 // islandOutcome is what one island's solve reports.
@@ -100,6 +107,10 @@ type islandOutcome struct {
 	// sleeping: every body of the island sleeps and nothing touches it that moves; the island is
 	// not solved and its bodies stay where they are.
 	sleeping bool
+	// separated: the separation moved the island's bodies by contactStage.shift, adding
+	// separationWork of potential energy, J.
+	separated      bool
+	separationWork float64
 }
 
 // newContactStage returns a stage with workers solvers configured by cfg.
@@ -115,6 +126,11 @@ func newContactStage(cfg *Config, workers int) (*contactStage, error) {
 		if w.fallback, err = solver.NewSolver(fb); err != nil {
 			return nil, fieldError("Config.Solver", "%v", err)
 		}
+		// Frictionless: the separation's problem has μ = 0, so one contact projection solves it.
+		sep := solver.Options{Method: solver.MethodSP, Friction: cfg.Solver.Friction, Tangents: cfg.Solver.Tangents, SkipWarmCheck: true}
+		if w.separator, err = solver.NewSolver(sep); err != nil {
+			return nil, fieldError("Config.Solver", "%v", err)
+		}
 	}
 	cs.epsilon = cs.workers[0].solver.Options().Epsilon
 	return cs, nil
@@ -128,6 +144,8 @@ type contactStats struct {
 	minGap                                              float64
 	maxRelErr, maxResidual                              float64 // over the islands solved
 	maxErrRatio                                         float64 // maxRelErr/ε
+	separated                                           int     // StepStats.Separated
+	separationWork                                      float64 // StepStats.SeparationWork
 	// islandTime is the wall time of building the islands and marking the sleeping ones
 	// (StepStats.Phases.Islands); the rest of the stage is the solve.
 	islandTime time.Duration
@@ -173,6 +191,7 @@ func (cs *contactStage) solve(in contactInput) (contactOutput, error) {
 	dofs := in.layout.DoFs()
 	cs.qdot = grow(cs.qdot, dofs)
 	cs.impulse = grow(cs.impulse, dofs)
+	cs.shift = grow(cs.shift, dofs)
 	cs.block = growInts(cs.block, len(in.models))
 	if cap(cs.outcomes) < st.islands {
 		cs.outcomes = make([]islandOutcome, st.islands)
@@ -194,7 +213,7 @@ func (cs *contactStage) solve(in contactInput) (contactOutput, error) {
 	}
 	cs.in = contactInput{}
 	out := contactOutput{
-		islands: &cs.isl, outcomes: cs.outcomes, qdot: cs.qdot, impulse: cs.impulse, impulses: cs.impulses,
+		islands: &cs.isl, outcomes: cs.outcomes, qdot: cs.qdot, impulse: cs.impulse, shift: cs.shift, impulses: cs.impulses,
 	}
 	for is := range cs.outcomes {
 		o := &cs.outcomes[is]
@@ -220,6 +239,10 @@ func (cs *contactStage) solve(in contactInput) (contactOutput, error) {
 		}
 		if o.budgetCut {
 			st.budgetCut++
+		}
+		if o.separated {
+			st.separated++
+			st.separationWork += o.separationWork
 		}
 	}
 	st.maxErrRatio = st.maxRelErr / cs.epsilon
@@ -313,6 +336,10 @@ func (wk *islandWorker) solveIsland(cs *contactStage, is int, o *islandOutcome) 
 			normal:   res.Alpha[j],
 			friction: t[0].Mul(res.Friction[2*j]).Add(t[1].Mul(res.Friction[2*j+1])),
 		}
+	}
+	if in.config.SeparationSpeed > 0 {
+		// Last: it rewrites the problem in place.
+		o.separated, o.separationWork = wk.separate(cs, bodies, contacts)
 	}
 	return nil
 }

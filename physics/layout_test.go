@@ -105,6 +105,13 @@ func (m *modalBody) Advance(h float64, qdot, impulse []float64) {
 	}
 }
 
+func (m *modalBody) Displace(dq []float64) {
+	m.rigid.Displace(dq[:rigidDoFs])
+	for k := range m.q {
+		m.q[k] += dq[rigidDoFs+k]
+	}
+}
+
 func (m *modalBody) Velocity(dst []float64) {
 	m.rigid.Velocity(dst[:rigidDoFs])
 	copy(dst[rigidDoFs:], m.qd)

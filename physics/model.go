@@ -25,6 +25,10 @@ type BodyModel interface {
 	// end-of-step velocity, given the generalized impulse the constraints applied (impulse =
 	// M (qdot − q̇ᴾ)); impulse may be nil for none.
 	Advance(h float64, qdot, impulse []float64)
+	// Displace moves the configuration, after Advance, by the generalized displacement dq (the
+	// separation's position correction, docs/architecture.md, Separation), whose entries are
+	// those of a velocity times one second; it leaves the velocity as it is.
+	Displace(dq []float64)
 	// Velocity writes the current (end-of-step) generalized velocity q̇ᵗ.
 	Velocity(dst []float64)
 }

@@ -131,6 +131,14 @@ func (r *rigidModel) Advance(h float64, qdot, impulse []float64) {
 	r.angularVel = rot.Mul3x1(r.invInertia.Mul3x1(rot.Transpose().Mul3x1(momentum)))
 }
 
+// Displace implements BodyModel: the centre of mass moves by dq's linear part and the orientation
+// turns by the Cayley map of its angular part (a world rotation vector); the velocities stay.
+func (r *rigidModel) Displace(dq []float64) {
+	r.position = r.position.Add(mgl64.Vec3{dq[0], dq[1], dq[2]})
+	turn := r.orientation.Conjugate().Rotate(mgl64.Vec3{dq[3], dq[4], dq[5]})
+	r.orientation = normalizeQuat(r.orientation.Mul(cayleyRotation(turn)))
+}
+
 // Velocity implements BodyModel.
 func (r *rigidModel) Velocity(dst []float64) {
 	dst[0], dst[1], dst[2] = r.velocity[0], r.velocity[1], r.velocity[2]

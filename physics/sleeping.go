@@ -53,7 +53,8 @@ func (s *Simulation) advance(h float64, out *contactOutput) (nonFinite, sleeping
 			sleeping += len(bodies)
 			continue
 		}
-		if s.comesToRest(h, bodies, out.qdot) {
+		// An island still being pushed apart is not at rest, whatever its velocities.
+		if s.comesToRest(h, bodies, out.qdot) && !out.outcomes[is].separated {
 			for _, mi := range bodies {
 				s.components[mi].sleep()
 			}
@@ -61,7 +62,11 @@ func (s *Simulation) advance(h float64, out *contactOutput) (nonFinite, sleeping
 			continue
 		}
 		for _, mi := range bodies {
-			if !s.store(mi, s.layout.Span(out.qdot, mi), s.layout.Span(out.impulse, mi), h) {
+			var shift []float64
+			if out.outcomes[is].separated {
+				shift = s.layout.Span(out.shift, mi)
+			}
+			if !s.store(mi, s.layout.Span(out.qdot, mi), s.layout.Span(out.impulse, mi), shift, h) {
 				nonFinite++
 			}
 		}
@@ -77,22 +82,26 @@ func (s *Simulation) advance(h float64, out *contactOutput) (nonFinite, sleeping
 			continue
 		}
 		s.components[mi].rest = 0
-		if !s.store(mi, s.layout.Span(s.qdotP, mi), nil, h) {
+		if !s.store(mi, s.layout.Span(s.qdotP, mi), nil, nil, h) {
 			nonFinite++
 		}
 	}
 	return nonFinite, sleeping
 }
 
-// store advances model mi with velocity qdot (and contact impulse, or nil) and writes it into its
-// component, which is awake from now on. It reports whether the update was finite.
-func (s *Simulation) store(mi int, qdot, impulse []float64, h float64) bool {
+// store advances model mi with velocity qdot (and contact impulse, or nil), displaces it by the
+// separation's shift (or nil), and writes it into its component, which is awake from now on. It
+// reports whether the update was finite.
+func (s *Simulation) store(mi int, qdot, impulse, shift []float64, h float64) bool {
 	b := s.components[mi]
 	if b.asleep {
 		b.wake()
 	}
 	m := &s.models[mi]
 	m.Advance(h, qdot, impulse)
+	if shift != nil {
+		m.Displace(shift)
+	}
 	ok := m.store(b)
 	b.written = b.state()
 	return ok

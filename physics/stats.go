@@ -56,6 +56,11 @@ type StepStats struct {
 	// MinGap is the smallest signed gap among the step's contacts before the solve, m (negative:
 	// the deepest penetration); 0 without contacts.
 	MinGap float64
+	// Separated counts the islands whose overlaps the separation pushed apart this step
+	// (Config.SeparationSpeed); SeparationWork is the potential energy, J, that its displacements
+	// added in gravity (negative when they lowered bodies). It adds no kinetic energy.
+	Separated      int
+	SeparationWork float64
 	// KeptPairs counts the touching pairs of awake bodies whose contact manifold was kept from
 	// the step before rather than computed again, because neither body had moved by more than
 	// 1e-9 m since it was computed (resting contact; see physics/narrowphase.go).

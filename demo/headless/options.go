@@ -35,6 +35,9 @@ type Options struct {
 	Sleep bool
 	// Cold solves every step from zero impulses (physics.Config.ColdStart).
 	Cold bool
+	// Separation is the speed, m/s, at which overlapping bodies are pushed apart
+	// (physics.Config.SeparationSpeed); 0 turns the separation off.
+	Separation float64
 	// Joint turns on the staggered solve's joint sticking solve, the settling of converged friction
 	// and the sharpening of sliding islands (solver.Options.Joint, Settle and Sharpen), as
 	// physics.DefaultConfig does; -joint=false runs the paper's plain loop.
@@ -63,6 +66,8 @@ func DefaultOptions() Options {
 		Workers:  runtime.NumCPU(),
 		Sleep:    true,
 		Joint:    true,
+		// physics.DefaultConfig's.
+		Separation: 1,
 	}
 }
 
@@ -83,6 +88,7 @@ func (o *Options) Register(fs *flag.FlagSet) {
 	fs.IntVar(&o.Work, "work", o.Work, "sp: work budget per island solve in contact updates (0: none)")
 	fs.IntVar(&o.Workers, "workers", o.Workers, "island solver workers")
 	fs.BoolVar(&o.Sleep, "sleep", o.Sleep, "let resting islands sleep")
+	fs.Float64Var(&o.Separation, "separation", o.Separation, "speed, m/s, at which overlapping bodies are pushed apart (0: off)")
 	fs.BoolVar(&o.Joint, "joint", o.Joint, "sp: the joint sticking solve, the settling of converged friction and the sharpening of sliding islands (false: the paper's plain loop)")
 	fs.BoolVar(&o.Cold, "cold", o.Cold, "solve every step from zero impulses (no warm start)")
 	fs.BoolVar(&o.JSON, "json", o.JSON, "print one JSON object with the results on stdout")
@@ -182,6 +188,7 @@ func (o Options) PhysicsConfig() physics.Config {
 		cfg.SleepTime = 0
 	}
 	cfg.ColdStart = o.Cold
+	cfg.SeparationSpeed = o.Separation
 	return cfg
 }
 

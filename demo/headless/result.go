@@ -48,8 +48,11 @@ type Result struct {
 	Slide              float64 `json:"slide"`
 	SlideExpected      float64 `json:"slide_expected"`
 	EnergyRise         float64 `json:"energy_rise"`
-	NonFinite          bool    `json:"nonfinite"`
-	Hash               string  `json:"hash"`
+	// SeparationWork sums physics.StepStats.SeparationWork over the run: the potential energy, J,
+	// that the separation of overlaps added; energy_rise leaves it out.
+	SeparationWork float64 `json:"separation_work"`
+	NonFinite      bool    `json:"nonfinite"`
+	Hash           string  `json:"hash"`
 }
 
 // PhaseMs gives a figure, in ms, for each phase of a fixed step (physics.PhaseTimes).

@@ -83,7 +83,8 @@ func Run(o Options, sc scenes.Scene, p scenes.Params, progress io.Writer) (Resul
 		if t >= lateFrom-lateTolerance {
 			res.MaxPenetrationLate = math.Max(res.MaxPenetrationLate, -st.MinGap)
 		}
-		if err := m.measure(); err != nil {
+		res.SeparationWork += st.SeparationWork
+		if err := m.measure(st.SeparationWork); err != nil {
 			return res, err
 		}
 		bar.update(i + 1)
@@ -190,8 +191,10 @@ func (m *meter) rebase() error {
 
 // measure updates the maxima after a step. Drift and drop follow the bodies present at the start
 // (the scene's structure: a block its script drops later would fall by design); height and
-// finiteness follow every dynamic body.
-func (m *meter) measure() error {
+// finiteness follow every dynamic body. separationWork is the potential energy the step's
+// separation of overlaps added (physics.StepStats.SeparationWork): a declared position correction,
+// not a gain of the dynamics, so it is not counted in the rise.
+func (m *meter) measure(separationWork float64) error {
 	err := m.bodies.Each(func(e ecs.Entity, b *physics.RigidBody) {
 		if b.Kind != physics.Dynamic {
 			return
@@ -220,7 +223,7 @@ func (m *meter) measure() error {
 	if err != nil {
 		return err
 	}
-	m.energyRise = math.Max(m.energyRise, e-m.energy)
+	m.energyRise = math.Max(m.energyRise, e-m.energy-separationWork)
 	m.energy = e
 	return nil
 }
