@@ -132,11 +132,15 @@ func (r *rigidModel) Advance(h float64, qdot, impulse []float64) {
 }
 
 // Displace implements BodyModel: the centre of mass moves by dq's linear part and the orientation
-// turns by the Cayley map of its angular part (a world rotation vector); the velocities stay.
+// turns by the Cayley map of its angular part (a world rotation vector). The linear velocity
+// stays; the angular velocity turns with the body, so that its body-frame value, and with it the
+// kinetic energy, stays as the solve left it.
 func (r *rigidModel) Displace(dq []float64) {
 	r.position = r.position.Add(mgl64.Vec3{dq[0], dq[1], dq[2]})
+	wBody := r.orientation.Conjugate().Rotate(r.angularVel)
 	turn := r.orientation.Conjugate().Rotate(mgl64.Vec3{dq[3], dq[4], dq[5]})
 	r.orientation = normalizeQuat(r.orientation.Mul(cayleyRotation(turn)))
+	r.angularVel = r.orientation.Rotate(wBody)
 }
 
 // Velocity implements BodyModel.
