@@ -87,6 +87,10 @@ func TestHeadlessCommandLine(t *testing.T) {
 		{"-headless", "-mu", "-0.5"},
 		{"-headless", "-e", "2"},
 		{"-headless", "-workers", "0"},
+		{"-headless", "-workers", "100000"},
+		{"-headless", "-dt", "1e9"},
+		{"-headless", "-seconds", "0.001"},
+		{"-headless", "-eps", "NaN"},
 		{"-headless", "-bogus"},
 		{"-headless", "stray"},
 	} {

@@ -1,6 +1,9 @@
 package physics
 
 import (
+	"errors"
+	"strings"
+
 	"github.com/go-gl/mathgl/mgl64"
 	"github.com/stagger-physics/stagger/solver"
 )
@@ -11,15 +14,16 @@ const StandardGravity = 9.80665
 // Config holds the settings of the simulation. The step length h is the ecs.App's fixed step.
 // Start from DefaultConfig: its zero-valued fields are meaningful values (no margin, no recovery).
 type Config struct {
-	// Gravity is the acceleration of free fall in the world frame, m/s².
+	// Gravity is the acceleration of free fall in the world frame, m/s²; its magnitude is at most
+	// MaxGravity.
 	Gravity mgl64.Vec3
 
 	// ContactMargin is the speculative contact distance, m: shapes closer than this report
 	// contacts with a positive gap, and the solve lets them approach only up to that gap, so fast
-	// bodies neither tunnel nor pop. Default 0.02.
+	// bodies neither tunnel nor pop. Default 0.02, at most MaxMargin.
 	ContactMargin float64
 	// BroadPhaseMargin is how far, m, the broad phase fattens each box, so a body that moves less
-	// than this does not touch the broad phase's tree. Default 0.05.
+	// than this does not touch the broad phase's tree. Default 0.05, at most MaxMargin.
 	BroadPhaseMargin float64
 	// RestingGap, m, is the gap up to which a contact counts as touching: its gap term is 0, so
 	// the solve keeps it from closing further but neither pulls it shut nor pushes it open. Larger
@@ -59,7 +63,8 @@ type Config struct {
 	ColdStart bool
 
 	// Workers is the number of goroutines that share the narrow phase and the solves of the
-	// contact islands; 0 selects one per CPU. Results are bit-identical for any number of workers.
+	// contact islands; 0 selects one per CPU. At most MaxWorkers (and 0 starts no more). Results
+	// are bit-identical for any number of workers.
 	Workers int
 
 	// Solver configures the contact solve: the method ("sp", "pgs" or "lcp"), the friction model
@@ -92,25 +97,41 @@ func DefaultConfig() Config {
 	}
 }
 
-// Validate reports a config value the simulation cannot use.
+// Limits of the Config fields that Validate checks beyond finiteness.
+const (
+	// MaxGravity is the largest magnitude of Config.Gravity, m/s²: about 1000 g. Stronger fields
+	// make h·g alone carry bodies through the speculative margin in a step.
+	MaxGravity = 1e4
+	// MaxMargin is the largest ContactMargin and BroadPhaseMargin, m. The margins are sized to the
+	// bodies (centimetres for bodies of about a metre); a larger one makes every nearby pair a
+	// broad-phase candidate or a contact.
+	MaxMargin = 10.0
+	// MaxWorkers is the largest Config.Workers, and the most goroutines Workers = 0 (one per CPU)
+	// starts. Each worker owns a solver and its buffers.
+	MaxWorkers = 256
+)
+
+// Validate reports a config value the simulation cannot use, as a *FieldError naming the field,
+// the value found and the range allowed: Gravity finite with magnitude at most MaxGravity;
+// ContactMargin and BroadPhaseMargin finite and in [0, MaxMargin]; RestingGap finite, ≥ 0 and
+// below ContactMargin; PenetrationRecovery in [0, 1]; MaxRecoverySpeed, SleepTime, SleepLinear
+// and SleepAngular finite and ≥ 0; Workers in [0, MaxWorkers]; and Solver as
+// solver.Options.Validate checks it, the field named as "Config.Solver.Epsilon", say.
 func (c Config) Validate() error {
-	if !finiteVec(c.Gravity) {
-		return fieldError("Config.Gravity", "must be finite, got %v", c.Gravity)
+	if !finiteVec(c.Gravity) || c.Gravity.Len() > MaxGravity {
+		return fieldError("Config.Gravity", "must be finite with magnitude at most %v m/s², got %v", MaxGravity, c.Gravity)
 	}
-	if !finite(c.ContactMargin) || c.ContactMargin < 0 {
-		return fieldError("Config.ContactMargin", "must be finite and >= 0, got %v", c.ContactMargin)
+	if !(c.ContactMargin >= 0 && c.ContactMargin <= MaxMargin) {
+		return fieldError("Config.ContactMargin", "must be finite and in [0, %v] m, got %v", MaxMargin, c.ContactMargin)
 	}
 	if !finite(c.RestingGap) || c.RestingGap < 0 || (c.RestingGap > 0 && c.RestingGap >= c.ContactMargin) {
 		return fieldError("Config.RestingGap", "must be finite, >= 0 and below ContactMargin (%v), got %v", c.ContactMargin, c.RestingGap)
 	}
-	if !finite(c.BroadPhaseMargin) || c.BroadPhaseMargin < 0 {
-		return fieldError("Config.BroadPhaseMargin", "must be finite and >= 0, got %v", c.BroadPhaseMargin)
+	if !(c.BroadPhaseMargin >= 0 && c.BroadPhaseMargin <= MaxMargin) {
+		return fieldError("Config.BroadPhaseMargin", "must be finite and in [0, %v] m, got %v", MaxMargin, c.BroadPhaseMargin)
 	}
 	if !(c.PenetrationRecovery >= 0 && c.PenetrationRecovery <= 1) {
 		return fieldError("Config.PenetrationRecovery", "must be in [0, 1], got %v", c.PenetrationRecovery)
-	}
-	if !finite(c.MaxRecoverySpeed) || c.MaxRecoverySpeed < 0 {
-		return fieldError("Config.MaxRecoverySpeed", "must be finite and >= 0, got %v", c.MaxRecoverySpeed)
 	}
 	if !finite(c.SeparationSpeed) || c.SeparationSpeed < 0 || c.SeparationSpeed > maxSeparationSpeed {
 		return fieldError("Config.SeparationSpeed", "must be in [0, %v] m/s, got %v", maxSeparationSpeed, c.SeparationSpeed)
@@ -121,15 +142,19 @@ func (c Config) Validate() error {
 	for _, f := range []struct {
 		name string
 		v    float64
-	}{{"Config.SleepTime", c.SleepTime}, {"Config.SleepLinear", c.SleepLinear}, {"Config.SleepAngular", c.SleepAngular}} {
+	}{{"Config.MaxRecoverySpeed", c.MaxRecoverySpeed}, {"Config.SleepTime", c.SleepTime}, {"Config.SleepLinear", c.SleepLinear}, {"Config.SleepAngular", c.SleepAngular}} {
 		if !finite(f.v) || f.v < 0 {
 			return fieldError(f.name, "must be finite and >= 0, got %v", f.v)
 		}
 	}
-	if c.Workers < 0 {
-		return fieldError("Config.Workers", "must be >= 0, got %d", c.Workers)
+	if c.Workers < 0 || c.Workers > MaxWorkers {
+		return fieldError("Config.Workers", "must be in [0, %d] (0: one per CPU), got %d", MaxWorkers, c.Workers)
 	}
-	if _, err := solver.NewSolver(c.Solver); err != nil {
+	if err := c.Solver.Validate(); err != nil {
+		var ie *solver.InputError
+		if errors.As(err, &ie) {
+			return fieldError("Config.Solver."+strings.TrimPrefix(ie.Field, "Options."), "%s", ie.Reason)
+		}
 		return fieldError("Config.Solver", "%v", err)
 	}
 	return nil

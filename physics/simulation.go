@@ -55,7 +55,7 @@ func NewSimulation(world *ecs.World, config Config) (*Simulation, error) {
 	}
 	workers := config.Workers
 	if workers == 0 {
-		workers = runtime.NumCPU()
+		workers = min(runtime.NumCPU(), MaxWorkers)
 	}
 	cs, err := newContactStage(&config, workers)
 	if err != nil {

@@ -3,9 +3,10 @@ package solver
 import "fmt"
 
 // InputError reports an invalid problem: which item (a "block" or a "contact" and its index) and
-// which field is at fault, and why. Solve refuses such a problem before doing any work.
+// which field is at fault, and why. Solve refuses such a problem before doing any work. NewSolver
+// and Options.Validate report an invalid option the same way, with Item "options".
 type InputError struct {
-	Item   string // "block", "contact" or "problem"
+	Item   string // "block", "contact", "problem" or "options"
 	Index  int    // index of the block or contact; -1 for the whole problem
 	Field  string // offending field, e.g. "Mu", "RowsA", "InvMass"
 	Reason string

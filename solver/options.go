@@ -1,7 +1,7 @@
 package solver
 
 import (
-	"math"
+	"fmt"
 	"time"
 )
 
@@ -53,21 +53,22 @@ const (
 	ContactPivot
 )
 
-// Options configure a Solver. The zero value of every field selects its default.
+// Options configure a Solver. The zero value of every field selects its default; Validate lists
+// the range of each field.
 type Options struct {
 	// Method is MethodSP (default), MethodPGS or MethodLCP.
 	Method string
 	// Friction is Pyramid (default, as in the paper) or Disc.
 	Friction FrictionModel
 	// Tangents is d, the number of tangent samples per contact for the pyramid and for MethodLCP
-	// (even, ≥ 4; default 8 as in the paper's Table 1).
+	// (even, in [4, MaxTangents]; default 8 as in the paper's Table 1).
 	Tangents int
-	// Epsilon is ε, the threshold on rel_err (paper eq. 28); default 1e-4.
+	// Epsilon is ε, the threshold on rel_err (paper eq. 28), in (0, 1); default 1e-4.
 	Epsilon float64
 	// MaxIters bounds the number of staggered subsequences (contact then friction projection);
-	// default 50. Algorithm 1 always adds the final contact projection.
+	// default 50, ≥ 0. Algorithm 1 always adds the final contact projection.
 	MaxIters int
-	// TimeBudget, if positive, bounds the wall time of one Solve: the staggered loop stops early
+	// TimeBudget, if positive (it must be ≥ 0), bounds the wall time of one Solve: the staggered loop stops early
 	// and returns the best iterate, contact-exact (paper §7, graceful degradation). The repair that
 	// makes an unconverged answer's friction dissipative (dissipate.go) runs only while the budget
 	// lasts. The first and the final contact projections are not cut short (exactness comes
@@ -80,13 +81,13 @@ type Options struct {
 	ContactSolver ContactSolver
 	// ContactTol is the accuracy of the contact projection in velocity units relative to the
 	// problem's velocity scale max(1, max_k |n_kᵀq̇ᴾ + b_k|): every contact ends with
-	// min(A_kk α_k, w_k) within ContactTol·scale of zero. Default 1e-10.
+	// min(A_kk α_k, w_k) within ContactTol·scale of zero. In (0, 1); default 1e-10.
 	ContactTol float64
 	// PivotLimit is the largest island (in contacts) on which the iterative sub-solvers fall back to the
-	// pivoting reference when it stalls; default 400.
+	// pivoting reference when it stalls; default 400, at most MaxPivotLimit.
 	PivotLimit int
 	// FrictionTol stops the friction projection's block Gauss–Seidel when no contact's tangential
-	// velocity changes by more than FrictionTol·scale in a sweep. Default 1e-9.
+	// velocity changes by more than FrictionTol·scale in a sweep. In (0, 1); default 1e-9.
 	FrictionTol float64
 	// FrictionMaxSweeps bounds the block Gauss–Seidel sweeps of one friction projection; default
 	// 2000. A bound reached leaves an inexact projection; the answer stays contact-exact.
@@ -98,9 +99,9 @@ type Options struct {
 	// test can see. On piles, whose redundant sticking contacts make block Gauss–Seidel stall
 	// short of FrictionTol for thousands of sweeps, it is met within a few dozen. It is not
 	// applied while sharpening (Sharpen), which wants the fixed point to working accuracy. 0 (the
-	// zero value, the paper's loop) turns it off; GameOptions sets it to ε's default.
+	// zero value, the paper's loop) turns it off; GameOptions sets it to ε's default. In [0, 1).
 	FrictionGap float64
-	// WorkBudget, if positive, bounds the work of one Solve in contact updates: a Gauss–Seidel
+	// WorkBudget, if positive (it must be ≥ 0), bounds the work of one Solve in contact updates: a Gauss–Seidel
 	// sweep or a conjugate-gradient iteration of either projection or of the joint sticking solve
 	// on an island of m contacts counts m. When it is spent the staggered loop stops as under
 	// TimeBudget, returning the best iterate after an exact final contact projection and the
@@ -115,7 +116,7 @@ type Options struct {
 	WorkBudget int
 	// Anderson is the depth of Anderson acceleration of the staggered fixed-point map, applied to
 	// the body-space friction impulse in the kinetic metric (docs/architecture.md, Anderson acceleration); 0 selects the default 5,
-	// a negative value disables it (the paper's plain loop).
+	// a negative value disables it (the paper's plain loop); at most MaxAnderson.
 	Anderson int
 	// Joint enables the joint sticking solve (joint.go). The solve tries it when the first
 	// subsequence has not converged, and once more when an iterate meets ε without being an exact
@@ -150,7 +151,8 @@ type Options struct {
 	SkipWarmCheck bool
 	// PGSIters is MethodPGS's fixed number of sweeps; default 50.
 	PGSIters int
-	// LCPMaxSize is MethodLCP's largest LCP dimension (contacts × (d+2)); default 2000.
+	// LCPMaxSize is MethodLCP's largest LCP dimension (contacts × (d+2)); default 2000, at most
+	// MaxLCPSize.
 	LCPMaxSize int
 	// LCPMaxPivots bounds Lemke's pivots; default 50 × the LCP dimension.
 	LCPMaxPivots int
@@ -181,6 +183,66 @@ const (
 	defaultLCPMaxSize        = 2000
 )
 
+// Upper limits of the Options fields that size a Solver's buffers, so that no setting can make
+// it allocate without bound. Validate refuses larger values.
+const (
+	// MaxTangents is the largest Options.Tangents. The friction set stores d samples and MethodLCP
+	// builds an LCP of dimension m(d+2); the paper uses 8, and 64 already puts the pyramid within
+	// 0.5 % of the disc.
+	MaxTangents = 64
+	// MaxAnderson is the largest Options.Anderson depth: the history holds depth × (2m + 2·ndof)
+	// numbers and a depth × depth least-squares system; depths beyond about 10 stop paying.
+	MaxAnderson = 64
+	// MaxPivotLimit is the largest Options.PivotLimit: the pivoting reference stores two dense
+	// m × m matrices, 64 MB at 2000 contacts, and costs O(m³) per solve.
+	MaxPivotLimit = 2000
+	// MaxLCPSize is the largest Options.LCPMaxSize: Lemke's method stores about three dense n × n
+	// matrices, 384 MB at n = 4000.
+	MaxLCPSize = 4000
+)
+
+// Validate reports an Options field the solver cannot use, as an *InputError naming the field
+// (Item "options"), with the value found and the range allowed. A zero field always passes: it
+// selects its default. Otherwise:
+//
+//   - Method is "sp", "pgs" or "lcp"; Friction is Pyramid or Disc; ContactSolver is one of
+//     ContactAuto, ContactPGSSM, ContactMPRGP and ContactPivot;
+//   - Tangents is even, in [4, MaxTangents];
+//   - Epsilon, ContactTol and FrictionTol are finite and in (0, 1), FrictionGap finite and in
+//     [0, 1): each is relative to a scale, and a value of the scale itself would accept any
+//     answer;
+//   - MaxIters, FrictionMaxSweeps, PGSIters, LCPMaxPivots, WorkBudget and TimeBudget are ≥ 0
+//     (they bound work, not memory, so they have no upper limit);
+//   - PivotLimit is in [0, MaxPivotLimit], LCPMaxSize in [0, MaxLCPSize], Anderson at most
+//     MaxAnderson (a negative depth turns acceleration off).
+//
+// NewSolver calls it.
+func (opts Options) Validate() error {
+	_, err := opts.withDefaults()
+	return err
+}
+
+// optionsError builds the *InputError for an invalid Options field.
+func optionsError(field, format string, args ...any) error {
+	return &InputError{Item: "options", Index: -1, Field: "Options." + field, Reason: fmt.Sprintf(format, args...)}
+}
+
+// checkRelTol refuses a relative tolerance that is not 0 (the default) or finite and in (0, 1).
+func checkRelTol(field string, v, def float64) error {
+	if v == 0 || (v > 0 && v < 1) {
+		return nil
+	}
+	return optionsError(field, "must be finite and in (0, 1) (0 selects the default %v), got %v", def, v)
+}
+
+// checkCount refuses a negative count or bound (0 selects the default or no bound).
+func checkCount(field string, v int) error {
+	if v < 0 {
+		return optionsError(field, "must be ≥ 0, got %d", v)
+	}
+	return nil
+}
+
 // withDefaults validates opts and fills in the defaults of its zero-valued fields.
 func (opts Options) withDefaults() (Options, error) {
 	if opts.Method == "" {
@@ -189,48 +251,72 @@ func (opts Options) withDefaults() (Options, error) {
 	switch opts.Method {
 	case MethodSP, MethodPGS, MethodLCP:
 	default:
-		return opts, &InputError{Item: "problem", Index: -1, Field: "Options.Method", Reason: "must be \"sp\", \"pgs\" or \"lcp\""}
+		return opts, optionsError("Method", "must be \"sp\", \"pgs\" or \"lcp\", got %q", opts.Method)
+	}
+	if opts.Friction != Pyramid && opts.Friction != Disc {
+		return opts, optionsError("Friction", "must be Pyramid (0) or Disc (1), got %d", opts.Friction)
 	}
 	if opts.Tangents == 0 {
 		opts.Tangents = defaultTangents
 	}
-	if opts.Tangents < 4 || opts.Tangents%2 != 0 {
-		return opts, &InputError{Item: "problem", Index: -1, Field: "Options.Tangents", Reason: "must be even and ≥ 4"}
+	if opts.Tangents < 4 || opts.Tangents > MaxTangents || opts.Tangents%2 != 0 {
+		return opts, optionsError("Tangents", "must be even and in [4, %d], got %d", MaxTangents, opts.Tangents)
 	}
-	if opts.Friction != Pyramid && opts.Friction != Disc {
-		return opts, &InputError{Item: "problem", Index: -1, Field: "Options.Friction", Reason: "is unknown"}
+	if opts.ContactSolver < ContactAuto || opts.ContactSolver > ContactPivot {
+		return opts, optionsError("ContactSolver", "must be ContactAuto, ContactPGSSM, ContactMPRGP or ContactPivot (0 to 3), got %d", opts.ContactSolver)
 	}
-	if opts.Epsilon <= 0 {
-		opts.Epsilon = defaultEpsilon
+	for _, c := range []struct {
+		field string
+		v     *float64
+		def   float64
+	}{{"Epsilon", &opts.Epsilon, defaultEpsilon}, {"ContactTol", &opts.ContactTol, defaultContactTol}, {"FrictionTol", &opts.FrictionTol, defaultFrictionTol}} {
+		if err := checkRelTol(c.field, *c.v, c.def); err != nil {
+			return opts, err
+		}
+		if *c.v == 0 {
+			*c.v = c.def
+		}
 	}
-	if opts.MaxIters <= 0 {
+	if !(opts.FrictionGap >= 0 && opts.FrictionGap < 1) {
+		return opts, optionsError("FrictionGap", "must be finite and in [0, 1), got %v", opts.FrictionGap)
+	}
+	if opts.TimeBudget < 0 {
+		return opts, optionsError("TimeBudget", "must be ≥ 0, got %v", opts.TimeBudget)
+	}
+	for _, c := range []struct {
+		field string
+		v     int
+	}{{"MaxIters", opts.MaxIters}, {"FrictionMaxSweeps", opts.FrictionMaxSweeps}, {"WorkBudget", opts.WorkBudget},
+		{"PGSIters", opts.PGSIters}, {"LCPMaxPivots", opts.LCPMaxPivots}} {
+		if err := checkCount(c.field, c.v); err != nil {
+			return opts, err
+		}
+	}
+	if opts.PivotLimit < 0 || opts.PivotLimit > MaxPivotLimit {
+		return opts, optionsError("PivotLimit", "must be in [0, %d], got %d", MaxPivotLimit, opts.PivotLimit)
+	}
+	if opts.LCPMaxSize < 0 || opts.LCPMaxSize > MaxLCPSize {
+		return opts, optionsError("LCPMaxSize", "must be in [0, %d], got %d", MaxLCPSize, opts.LCPMaxSize)
+	}
+	if opts.Anderson > MaxAnderson {
+		return opts, optionsError("Anderson", "must be at most %d (negative: off), got %d", MaxAnderson, opts.Anderson)
+	}
+	if opts.MaxIters == 0 {
 		opts.MaxIters = defaultMaxIters
 	}
-	if opts.ContactTol <= 0 {
-		opts.ContactTol = defaultContactTol
-	}
-	if opts.PivotLimit <= 0 {
+	if opts.PivotLimit == 0 {
 		opts.PivotLimit = defaultPivotLimit
 	}
-	if opts.FrictionTol <= 0 {
-		opts.FrictionTol = defaultFrictionTol
-	}
-	if opts.FrictionMaxSweeps <= 0 {
+	if opts.FrictionMaxSweeps == 0 {
 		opts.FrictionMaxSweeps = defaultFrictionMaxSweeps
-	}
-	if !(opts.FrictionGap >= 0) || math.IsInf(opts.FrictionGap, 0) {
-		return opts, &InputError{Item: "problem", Index: -1, Field: "Options.FrictionGap", Reason: "must be finite and ≥ 0"}
-	}
-	if opts.WorkBudget < 0 {
-		return opts, &InputError{Item: "problem", Index: -1, Field: "Options.WorkBudget", Reason: "must be ≥ 0"}
 	}
 	if opts.Anderson == 0 {
 		opts.Anderson = defaultAnderson
 	}
-	if opts.PGSIters <= 0 {
+	if opts.PGSIters == 0 {
 		opts.PGSIters = defaultPGSIters
 	}
-	if opts.LCPMaxSize <= 0 {
+	if opts.LCPMaxSize == 0 {
 		opts.LCPMaxSize = defaultLCPMaxSize
 	}
 	return opts, nil

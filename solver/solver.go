@@ -42,8 +42,8 @@ type Solver struct {
 	workBefore int
 }
 
-// NewSolver returns a Solver with opts, after filling in defaults. It fails on an unknown method
-// or an invalid tangent count.
+// NewSolver returns a Solver with opts, after filling in defaults. It fails with an *InputError
+// naming the field on options that Options.Validate refuses.
 func NewSolver(opts Options) (*Solver, error) {
 	opts, err := opts.withDefaults()
 	if err != nil {

@@ -63,7 +63,7 @@ func DefaultOptions() Options {
 		Friction: "disc",
 		Eps:      1e-4,
 		Iters:    100,
-		Workers:  runtime.NumCPU(),
+		Workers:  min(runtime.NumCPU(), physics.MaxWorkers),
 		Sleep:    true,
 		Joint:    true,
 		// physics.DefaultConfig's.
@@ -121,27 +121,46 @@ func (o Options) Resolve(set map[string]bool) (scenes.Scene, scenes.Params, erro
 	return sc, p, nil
 }
 
-// validate checks the flags that are not scene parameters.
+// Limits of the runner's flags beyond those of physics.Config and solver.Options.
+const (
+	// MaxDt is the longest -dt, s: the fixed step of a game is a few milliseconds, and beyond a
+	// tenth of a second a falling body moves more than the contact margin between two looks.
+	MaxDt = 0.1
+	// MaxSteps is the most steps -seconds/-dt may ask for.
+	MaxSteps = 1e8
+	// MaxIters is the largest -iters; the physics default is 50 staggered subsequences.
+	MaxIters = 10000
+)
+
+// validate checks the flags that are not scene parameters. Each error names its flag, the value
+// and the range allowed.
 func (o Options) validate() error {
 	switch {
-	case !(o.Dt > 0) || math.IsInf(o.Dt, 0):
-		return fmt.Errorf("-dt must be finite and > 0, got %v", o.Dt)
+	case !(o.Dt > 0 && o.Dt <= MaxDt):
+		return fmt.Errorf("-dt must be finite and in (0, %v] s, got %v", MaxDt, o.Dt)
 	case !(o.Seconds > 0) || math.IsInf(o.Seconds, 0):
 		return fmt.Errorf("-seconds must be finite and > 0, got %v", o.Seconds)
-	case o.Seconds/o.Dt > 1e8:
-		return fmt.Errorf("-seconds / -dt is %.3g steps; at most 1e8", o.Seconds/o.Dt)
+	case math.Round(o.Seconds/o.Dt) < 1:
+		return fmt.Errorf("-seconds %v at -dt %v makes no step; give at least one step (-seconds >= -dt/2)", o.Seconds, o.Dt)
+	case o.Seconds/o.Dt > MaxSteps:
+		return fmt.Errorf("-seconds / -dt is %.3g steps; at most %.0e", o.Seconds/o.Dt, float64(MaxSteps))
 	case !oneOf(o.Solver, solverNames):
 		return fmt.Errorf("-solver must be one of %v, got %q", solverNames, o.Solver)
 	case !oneOf(o.Friction, frictionNames):
 		return fmt.Errorf("-friction must be one of %v, got %q", frictionNames, o.Friction)
-	case !(o.Eps > 0) || math.IsInf(o.Eps, 0):
-		return fmt.Errorf("-eps must be finite and > 0, got %v", o.Eps)
-	case o.Iters < 1:
-		return fmt.Errorf("-iters must be >= 1, got %d", o.Iters)
+	case !(o.Eps > 0 && o.Eps < 1):
+		return fmt.Errorf("-eps must be finite and in (0, 1), got %v", o.Eps)
+	case o.Iters < 1 || o.Iters > MaxIters:
+		return fmt.Errorf("-iters must be in [1, %d], got %d", MaxIters, o.Iters)
 	case o.Work < 0:
-		return fmt.Errorf("-work must be >= 0, got %d", o.Work)
-	case o.Workers < 1:
-		return fmt.Errorf("-workers must be >= 1, got %d", o.Workers)
+		return fmt.Errorf("-work must be >= 0 (0: no budget), got %d", o.Work)
+	case o.Workers < 1 || o.Workers > physics.MaxWorkers:
+		return fmt.Errorf("-workers must be in [1, %d], got %d", physics.MaxWorkers, o.Workers)
+	}
+	// The flags above are the only ones that reach the configuration; this catches a limit of
+	// physics.Config or solver.Options that they do not repeat.
+	if err := o.PhysicsConfig().Validate(); err != nil {
+		return fmt.Errorf("flags give an invalid configuration: %w", err)
 	}
 	return nil
 }
