@@ -55,6 +55,10 @@ func (t *aabbTree) freeNode(i int32) {
 
 // insert adds a leaf for proxy with box and returns its node index.
 func (t *aabbTree) insert(proxy ProxyID, box AABB) int32 {
+	if t.nodes == nil {
+		// The zero aabbTree, which has never held a node, is empty.
+		t.root, t.free = nullNode, nullNode
+	}
 	leaf := t.allocNode()
 	t.nodes[leaf].box = box
 	t.nodes[leaf].proxy = proxy
@@ -227,7 +231,7 @@ func (t *aabbTree) rotateUp(a, hi int32) int32 {
 
 // height returns the height of the tree (0 for a single leaf, -1 when empty).
 func (t *aabbTree) height() int32 {
-	if t.root == nullNode {
+	if t.root == nullNode || t.nodes == nil {
 		return -1
 	}
 	return t.nodes[t.root].height
@@ -236,7 +240,7 @@ func (t *aabbTree) height() int32 {
 // query calls visit for every leaf whose box overlaps box, in a deterministic order; visit
 // returns false to stop.
 func (t *aabbTree) query(box AABB, visit func(ProxyID) bool) {
-	if t.root == nullNode {
+	if t.root == nullNode || t.nodes == nil {
 		return
 	}
 	stack := append(t.stack[:0], t.root)
@@ -261,7 +265,7 @@ func (t *aabbTree) query(box AABB, visit func(ProxyID) bool) {
 // rayCast visits every leaf whose box the ray origin + t·dir, t ∈ [0, maxT], crosses. visit
 // returns the new maxT (clip the ray to the nearest hit so far), or a negative value to stop.
 func (t *aabbTree) rayCast(origin, dir mgl64.Vec3, maxT float64, visit func(ProxyID, float64) float64) {
-	if t.root == nullNode {
+	if t.root == nullNode || t.nodes == nil {
 		return
 	}
 	inv := mgl64.Vec3{1 / dir[0], 1 / dir[1], 1 / dir[2]}
@@ -290,7 +294,7 @@ func (t *aabbTree) rayCast(origin, dir mgl64.Vec3, maxT float64, visit func(Prox
 // median of their centres along the widest axis. It restores query quality after many
 // incremental moves; leaf node indices are preserved.
 func (t *aabbTree) rebuild() {
-	if t.root == nullNode {
+	if t.root == nullNode || t.nodes == nil {
 		return
 	}
 	leaves := t.leaves[:0]

@@ -26,11 +26,15 @@ func NewBox(halfExtents mgl64.Vec3) (*Box, error) {
 	return b, nil
 }
 
-// Validate checks that every half extent is finite and > 0.
+// Validate checks that every half extent is finite and > 0 (and that b is not nil).
 func (b *Box) Validate() error {
+	if b == nil {
+		return fieldErrorf("Box", "must not be nil")
+	}
 	for i := 0; i < 3; i++ {
-		if err := checkPositive("Box.HalfExtents."+axisName(i), b.HalfExtents[i]); err != nil {
-			return err
+		// The field name is built only on failure: Collide validates its shapes on every call.
+		if h := b.HalfExtents[i]; !isFinite(h) || h <= 0 {
+			return checkPositive("Box.HalfExtents."+axisName(i), h)
 		}
 	}
 	return nil
@@ -59,6 +63,9 @@ func (b *Box) Volume() float64 {
 // MassProperties returns mass ρV and the diagonal inertia m/3·(hy²+hz²), m/3·(hx²+hz²),
 // m/3·(hx²+hy²).
 func (b *Box) MassProperties(density float64) (MassProperties, error) {
+	if err := b.Validate(); err != nil {
+		return MassProperties{}, err
+	}
 	if err := checkDensity(density); err != nil {
 		return MassProperties{}, err
 	}

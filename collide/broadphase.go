@@ -55,7 +55,7 @@ type proxy struct {
 //
 // Pairs are kept between steps and are returned sorted by (A, B); two entries pair when their
 // fat boxes overlap, they are not both static, and their layers and masks agree. A BroadPhase
-// is not safe for concurrent use.
+// is not safe for concurrent use. The zero BroadPhase is an empty one with margin 0.
 type BroadPhase struct {
 	margin   float64
 	tree     aabbTree
@@ -311,8 +311,11 @@ func comparePairs(x, y Pair) int {
 }
 
 // Query calls visit with every entry whose fat box overlaps box, in a deterministic order
-// (stop by returning false).
+// (stop by returning false). A nil visit visits nothing.
 func (bp *BroadPhase) Query(box AABB, visit func(ProxyID) bool) {
+	if visit == nil {
+		return
+	}
 	bp.flush()
 	bp.tree.query(box, visit)
 }
@@ -321,8 +324,11 @@ func (bp *BroadPhase) Query(box AABB, visit func(ProxyID) bool) {
 // within maxT metres (dir is normalised; distances are in metres). visit receives the current
 // limit and returns the distance of its hit (clipping the search to the nearest hit so far),
 // the limit to ignore the entry, or a negative value to stop. Entries are visited in a
-// deterministic order.
+// deterministic order. It refuses a bad ray as collide.RayCast does, and a nil visit.
 func (bp *BroadPhase) RayCast(origin, dir mgl64.Vec3, maxT float64, visit func(id ProxyID, maxT float64) float64) error {
+	if visit == nil {
+		return fieldErrorf("visit", "must not be nil")
+	}
 	d, err := checkRay(origin, dir, maxT)
 	if err != nil {
 		return err

@@ -26,8 +26,12 @@ func NewCapsule(radius, halfHeight float64) (*Capsule, error) {
 	return c, nil
 }
 
-// Validate checks that Radius is finite and > 0 and HalfHeight is finite and >= 0.
+// Validate checks that Radius is finite and > 0 and HalfHeight is finite and >= 0 (and that c is
+// not nil).
 func (c *Capsule) Validate() error {
+	if c == nil {
+		return fieldErrorf("Capsule", "must not be nil")
+	}
 	if err := checkPositive("Capsule.Radius", c.Radius); err != nil {
 		return err
 	}
@@ -59,6 +63,9 @@ func (c *Capsule) Volume() float64 {
 // capsule centre it contributes m_h·(83/320·r² + (h + 3r/8)²) to the transverse moments and
 // 2/5·m_h·r² to the axial moment.
 func (c *Capsule) MassProperties(density float64) (MassProperties, error) {
+	if err := c.Validate(); err != nil {
+		return MassProperties{}, err
+	}
 	if err := checkDensity(density); err != nil {
 		return MassProperties{}, err
 	}

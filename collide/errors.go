@@ -1,6 +1,7 @@
 package collide
 
 import (
+	"errors"
 	"fmt"
 	"math"
 
@@ -58,6 +59,59 @@ func checkFiniteVec(field string, v mgl64.Vec3) error {
 		}
 	}
 	return nil
+}
+
+// checkShape refuses a nil shape and one that fails its Validate method: the zero value of a
+// ConvexHull, TriangleMesh or SDFGrid (not built by its constructor), a Sphere of radius 0, a nil
+// *Box. The error names the argument arg and, in parentheses, the shape's field.
+func checkShape(arg string, s Shape) error {
+	if s == nil {
+		return fieldErrorf(arg, "must not be nil")
+	}
+	var err error
+	switch v := s.(type) {
+	case *Sphere:
+		err = v.Validate()
+	case *Box:
+		err = v.Validate()
+	case *Capsule:
+		err = v.Validate()
+	case *HalfSpace:
+		err = v.Validate()
+	case *ConvexHull:
+		err = v.Validate()
+	case *TriangleMesh:
+		err = v.Validate()
+	case *SDFGrid:
+		err = v.Validate()
+	case interface{ Validate() error }:
+		err = v.Validate()
+	}
+	if err == nil {
+		return nil
+	}
+	var fe *FieldError
+	if errors.As(err, &fe) {
+		return &FieldError{Field: arg + " (" + fe.Field + ")", Reason: fe.Reason}
+	}
+	return fieldErrorf(arg, "is invalid: %v", err)
+}
+
+// pointDistance is the signed distance and normal of the local point p from the single point at
+// the local origin: how the methods of an unbuilt (zero) ConvexHull, TriangleMesh or SDFGrid
+// answer, like a Sphere of radius 0.
+func pointDistance(p mgl64.Vec3) (float64, mgl64.Vec3) {
+	if hasNaN(p) {
+		return math.Inf(1), mgl64.Vec3{0, 0, 1}
+	}
+	return length(p), unitOr(p, mgl64.Vec3{0, 0, 1})
+}
+
+// checkIndex panics, as indexing a slice does but naming the method, if i is not in [0, n).
+func checkIndex(method string, i, n int) {
+	if i < 0 || i >= n {
+		panic(fmt.Sprintf("collide: %s: index %d out of range [0, %d)", method, i, n))
+	}
 }
 
 // checkDensity refuses a density that is not finite and > 0.

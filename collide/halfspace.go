@@ -42,8 +42,12 @@ func NewHalfSpace(normal mgl64.Vec3, offset float64) (*HalfSpace, error) {
 	return h, nil
 }
 
-// Validate checks that Normal is finite and of unit length (within 1e-9) and Offset is finite.
+// Validate checks that Normal is finite and of unit length (within 1e-9) and Offset is finite
+// (and that h is not nil).
 func (h *HalfSpace) Validate() error {
+	if h == nil {
+		return fieldErrorf("HalfSpace", "must not be nil")
+	}
 	if err := checkFiniteVec("HalfSpace.Normal", h.Normal); err != nil {
 		return err
 	}

@@ -366,8 +366,10 @@ func (h *ConvexHull) Vertices() []mgl64.Vec3 { return h.vertices }
 func (h *ConvexHull) NumFaces() int { return len(h.faces) }
 
 // Face returns face i: its outward unit normal, plane offset (normal·x = offset on the face)
-// and vertex indices counter-clockwise seen from outside (a fresh slice).
+// and vertex indices counter-clockwise seen from outside (a fresh slice). Like a slice index, it
+// panics if i is not in [0, NumFaces()).
 func (h *ConvexHull) Face(i int) (normal mgl64.Vec3, offset float64, vertices []int) {
+	checkIndex("ConvexHull.Face", i, len(h.faces))
 	f := h.faces[i]
 	out := make([]int, f.count)
 	for k := range out {
@@ -379,15 +381,20 @@ func (h *ConvexHull) Face(i int) (normal mgl64.Vec3, offset float64, vertices []
 // NumEdges returns the number of edges.
 func (h *ConvexHull) NumEdges() int { return len(h.edges) }
 
-// Edge returns edge i: its two vertex indices and its two faces.
+// Edge returns edge i: its two vertex indices and its two faces. Like a slice index, it panics
+// if i is not in [0, NumEdges()).
 func (h *ConvexHull) Edge(i int) (v0, v1, f0, f1 int) {
+	checkIndex("ConvexHull.Edge", i, len(h.edges))
 	e := h.edges[i]
 	return int(e.v[0]), int(e.v[1]), int(e.f[0]), int(e.f[1])
 }
 
 // Bounds returns the world box of the hull at pose (the box of its transformed vertices:
-// exact).
+// exact); for the zero ConvexHull, the point box at pose.Position.
 func (h *ConvexHull) Bounds(pose Pose) AABB {
+	if len(h.vertices) == 0 {
+		return AABB{Min: pose.Position, Max: pose.Position}
+	}
 	f := pose.frame()
 	b := AABB{Min: f.apply(h.vertices[0]), Max: f.apply(h.vertices[0])}
 	for _, p := range h.vertices[1:] {
@@ -402,6 +409,9 @@ func (h *ConvexHull) Volume() float64 { return h.volume }
 // MassProperties returns the exact mass, centre of mass and inertia of the solid polyhedron.
 // The centre of mass is generally not at the local origin.
 func (h *ConvexHull) MassProperties(density float64) (MassProperties, error) {
+	if err := h.Validate(); err != nil {
+		return MassProperties{}, err
+	}
 	if err := checkDensity(density); err != nil {
 		return MassProperties{}, err
 	}
@@ -421,8 +431,11 @@ func (h *ConvexHull) MassProperties(density float64) (MassProperties, error) {
 }
 
 // Support returns the vertex furthest along d (the lowest index among ties; vertex 0 for
-// d = 0).
+// d = 0); for the zero ConvexHull, the origin.
 func (h *ConvexHull) Support(d mgl64.Vec3) mgl64.Vec3 {
+	if len(h.vertices) == 0 {
+		return mgl64.Vec3{}
+	}
 	return h.vertices[h.supportIndex(d)]
 }
 
@@ -442,8 +455,12 @@ func (h *ConvexHull) supportIndex(d mgl64.Vec3) int {
 
 // SignedDistance returns the exact signed distance: inside, the largest face-plane distance
 // (normal of that face); outside, the distance to the closest surface point (found by GJK) and
-// the direction from it. A point with a NaN coordinate is reported at +Inf.
+// the direction from it. A point with a NaN coordinate is reported at +Inf. The zero ConvexHull
+// answers as the point at the origin.
 func (h *ConvexHull) SignedDistance(p mgl64.Vec3) (float64, mgl64.Vec3) {
+	if len(h.faces) == 0 {
+		return pointDistance(p)
+	}
 	if hasNaN(p) {
 		return math.Inf(1), mgl64.Vec3{0, 0, 1}
 	}

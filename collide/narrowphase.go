@@ -9,9 +9,10 @@ package collide
 // routines that choose a reference face prefer the previous one while it is nearly as good, so
 // manifolds and feature ids do not flicker. prev and out may be the same manifold.
 //
-// Errors: a nil shape, a non-finite pose, a negative or non-finite margin, or a pair that has
-// no routine (two half-spaces, two triangle meshes: such pairs are static–static and the broad
-// phase never reports them).
+// Errors: a nil shape or one that fails its Validate method (the zero value of a ConvexHull,
+// TriangleMesh or SDFGrid, say: see Shape), a non-finite pose, a negative or non-finite margin,
+// or a pair that has no routine (two half-spaces, two triangle meshes: such pairs are
+// static–static and the broad phase never reports them). On an error out is empty.
 func Collide(a Shape, pa Pose, b Shape, pb Pose, margin float64, prev *Manifold, out *Manifold) (bool, error) {
 	if out == nil {
 		return false, fieldErrorf("out", "must not be nil")
@@ -45,13 +46,13 @@ func Collide(a Shape, pa Pose, b Shape, pb Pose, margin float64, prev *Manifold,
 	return out.Count > 0, nil
 }
 
-// checkPairInput refuses nil shapes, non-finite poses and bad margins.
+// checkPairInput refuses nil or invalid shapes, non-finite poses and bad margins.
 func checkPairInput(a Shape, pa Pose, b Shape, pb Pose, margin float64) error {
-	if a == nil {
-		return fieldErrorf("a", "must not be nil")
+	if err := checkShape("a", a); err != nil {
+		return err
 	}
-	if b == nil {
-		return fieldErrorf("b", "must not be nil")
+	if err := checkShape("b", b); err != nil {
+		return err
 	}
 	if err := checkPoseFinite("pa", pa); err != nil {
 		return err

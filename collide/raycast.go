@@ -1,7 +1,10 @@
 package collide
 
 import (
+	"errors"
 	"math"
+	"strconv"
+	"strings"
 
 	"github.com/go-gl/mathgl/mgl64"
 )
@@ -27,10 +30,12 @@ type localRayCaster interface {
 }
 
 // RayCast intersects the ray from origin along dir (any non-zero length; it is normalised) with
-// shape s placed at pose, up to maxT metres. It reports the first hit.
+// shape s placed at pose, up to maxT metres. It reports the first hit. It refuses a nil shape or
+// one that fails its Validate method (see Shape), a non-finite pose, origin or dir, a zero dir and
+// a negative or NaN maxT.
 func RayCast(s Shape, pose Pose, origin, dir mgl64.Vec3, maxT float64) (RayHit, bool, error) {
-	if s == nil {
-		return RayHit{}, false, fieldErrorf("s", "must not be nil")
+	if err := checkShape("s", s); err != nil {
+		return RayHit{}, false, err
 	}
 	d, err := checkRay(origin, dir, maxT)
 	if err != nil {
@@ -197,8 +202,16 @@ func (h *HalfSpace) rayCastLocal(o, d mgl64.Vec3, maxT float64) (float64, mgl64.
 type ShapeLookup func(id ProxyID) (Shape, Pose, bool)
 
 // RayCastBroadPhase casts a ray through the broad phase and returns the closest hit among the
-// entries' shapes (found with lookup), its entry and whether anything was hit.
+// entries' shapes (found with lookup), its entry and whether anything was hit. It refuses a nil
+// bp or lookup and a bad ray as RayCast does, and stops with an error naming the entry when
+// lookup gives a nil or invalid shape or a non-finite pose.
 func RayCastBroadPhase(bp *BroadPhase, origin, dir mgl64.Vec3, maxT float64, lookup ShapeLookup) (ProxyID, RayHit, bool, error) {
+	if bp == nil {
+		return -1, RayHit{}, false, fieldErrorf("bp", "must not be nil")
+	}
+	if lookup == nil {
+		return -1, RayHit{}, false, fieldErrorf("lookup", "must not be nil")
+	}
 	d, err := checkRay(origin, dir, maxT)
 	if err != nil {
 		return -1, RayHit{}, false, err
@@ -213,7 +226,7 @@ func RayCastBroadPhase(bp *BroadPhase, origin, dir mgl64.Vec3, maxT float64, loo
 		}
 		h, hit, err := RayCast(s, pose, origin, d, limit)
 		if err != nil {
-			castErr = err
+			castErr = entryError(id, err)
 			return -1
 		}
 		if !hit || (found && (h.T > best.T || (h.T == best.T && id > bestID))) {
@@ -229,6 +242,20 @@ func RayCastBroadPhase(bp *BroadPhase, origin, dir mgl64.Vec3, maxT float64, loo
 		return -1, RayHit{}, false, castErr
 	}
 	return bestID, best, found, nil
+}
+
+// entryError names broad-phase entry id in err, a RayCast error about the shape or pose lookup
+// gave for it.
+func entryError(id ProxyID, err error) error {
+	var fe *FieldError
+	if !errors.As(err, &fe) {
+		return err
+	}
+	field := fe.Field
+	if field == "s" || strings.HasPrefix(field, "s (") {
+		field = "shape" + field[1:] // RayCast's argument s is lookup's shape
+	}
+	return &FieldError{Field: "lookup(" + strconv.Itoa(int(id)) + ") " + field, Reason: fe.Reason}
 }
 
 // rayCastLocal intersects a ray with the hull by clipping it against every face plane

@@ -23,10 +23,11 @@ type PointSample struct {
 // vertices of a deformable body against a collider) and writes one PointSample per point into
 // out, which must be at least as long as points. It returns how many points are within the
 // margin (Gap <= margin). Distances are exact for the primitive shapes and hulls. It does not
-// allocate.
+// allocate. It refuses a nil shape or one that fails its Validate method (see Shape), a
+// non-finite pose or point, a negative or non-finite margin and too short an out.
 func SamplePoints(s Shape, pose Pose, points []mgl64.Vec3, margin float64, out []PointSample) (int, error) {
-	if s == nil {
-		return 0, fieldErrorf("s", "must not be nil")
+	if err := checkShape("s", s); err != nil {
+		return 0, err
 	}
 	if err := checkPoseFinite("pose", pose); err != nil {
 		return 0, err

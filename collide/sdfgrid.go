@@ -171,9 +171,12 @@ func (g *SDFGrid) gridBox() AABB {
 	return AABB{Min: g.origin, Max: g.node(g.n[0]-1, g.n[1]-1, g.n[2]-1)}
 }
 
+// built reports whether g was built by a constructor (the zero SDFGrid was not).
+func (g *SDFGrid) built() bool { return len(g.values) >= 8 && g.cell > 0 }
+
 // Validate checks that the grid was built by a constructor.
 func (g *SDFGrid) Validate() error {
-	if g == nil || len(g.values) < 8 || !(g.cell > 0) {
+	if g == nil || !g.built() {
 		return fieldErrorf("SDFGrid", "must be built with NewSDFGridFromShape or NewSDFGridFromMesh")
 	}
 	return nil
@@ -200,8 +203,12 @@ func (g *SDFGrid) MassProperties(density float64) (MassProperties, error) {
 	return MassProperties{}, fieldErrorf("SDFGrid", "can only be static (no mass properties), density %v", density)
 }
 
-// SignedDistance returns the interpolated signed distance and the normalised gradient.
+// SignedDistance returns the interpolated signed distance and the normalised gradient. The zero
+// SDFGrid answers as the point at the origin.
 func (g *SDFGrid) SignedDistance(p mgl64.Vec3) (float64, mgl64.Vec3) {
+	if !g.built() {
+		return pointDistance(p)
+	}
 	if hasNaN(p) {
 		return math.Inf(1), mgl64.Vec3{0, 0, 1}
 	}
@@ -218,8 +225,12 @@ func (g *SDFGrid) SignedDistance(p mgl64.Vec3) (float64, mgl64.Vec3) {
 }
 
 // Support returns, among the grid nodes inside the surface projected onto it, the point
-// furthest along d (an approximation within a cell; the grid centre when no node is inside).
+// furthest along d (an approximation within a cell; the grid centre when no node is inside). For
+// the zero SDFGrid, the origin.
 func (g *SDFGrid) Support(d mgl64.Vec3) mgl64.Vec3 {
+	if !g.built() {
+		return mgl64.Vec3{}
+	}
 	best, bd := g.gridBox().Center(), math.Inf(-1)
 	for k := 0; k < g.n[2]; k++ {
 		for j := 0; j < g.n[1]; j++ {

@@ -43,6 +43,16 @@ func (k ShapeKind) String() string {
 
 // Shape is implemented by every collision shape. Shapes are immutable values once built; the
 // same shape may be placed at many poses by many bodies concurrently.
+//
+// Build shapes with their constructors (NewSphere, NewConvexHull, ...), which validate them. A
+// shape that fails its Validate method, such as the zero value of a shape type, is no usable
+// shape: Collide, RayCast, SamplePoints and NewSDFGridFromShape refuse it with a *FieldError, and
+// MassProperties returns Validate's error. Its other methods do not panic: the zero value of a
+// bounded shape (Sphere, Box, Capsule, ConvexHull, TriangleMesh, SDFGrid) answers as the single
+// point at its local origin (Bounds the point box at the pose's position, Support the origin,
+// SignedDistance the distance to the origin, Volume 0); the zero HalfSpace, whose Normal is zero,
+// reports the distance −Offset with a zero normal. Methods called on a nil pointer panic, as in Go
+// generally.
 type Shape interface {
 	// Kind returns the concrete kind of the shape.
 	Kind() ShapeKind
@@ -50,7 +60,7 @@ type Shape interface {
 	// (HalfSpace) return a huge but finite box, see HalfSpaceExtent.
 	Bounds(pose Pose) AABB
 	// MassProperties for a density in kg/m³. Density must be finite and > 0. Shapes that can
-	// only be static (HalfSpace) return an error.
+	// only be static (HalfSpace) return an error, and so does a shape that fails Validate.
 	MassProperties(density float64) (MassProperties, error)
 	// Volume in m³ (+Inf for HalfSpace).
 	Volume() float64

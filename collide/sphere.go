@@ -21,8 +21,11 @@ func NewSphere(radius float64) (*Sphere, error) {
 	return s, nil
 }
 
-// Validate checks that Radius is finite and > 0.
+// Validate checks that Radius is finite and > 0 (and that s is not nil).
 func (s *Sphere) Validate() error {
+	if s == nil {
+		return fieldErrorf("Sphere", "must not be nil")
+	}
 	return checkPositive("Sphere.Radius", s.Radius)
 }
 
@@ -43,6 +46,9 @@ func (s *Sphere) Volume() float64 {
 
 // MassProperties returns mass ρV and inertia 2/5·m·r² about every axis.
 func (s *Sphere) MassProperties(density float64) (MassProperties, error) {
+	if err := s.Validate(); err != nil {
+		return MassProperties{}, err
+	}
 	if err := checkDensity(density); err != nil {
 		return MassProperties{}, err
 	}

@@ -378,8 +378,10 @@ func (m *TriangleMesh) Kind() ShapeKind { return KindTriangleMesh }
 // NumTriangles returns the number of triangles.
 func (m *TriangleMesh) NumTriangles() int { return len(m.tris) }
 
-// Triangle returns the local corners of triangle i.
+// Triangle returns the local corners of triangle i. Like a slice index, it panics if i is not in
+// [0, NumTriangles()).
 func (m *TriangleMesh) Triangle(i int) [3]mgl64.Vec3 {
+	checkIndex("TriangleMesh.Triangle", i, len(m.tris))
 	t := m.tris[i]
 	return [3]mgl64.Vec3{m.vertices[t[0]], m.vertices[t[1]], m.vertices[t[2]]}
 }
@@ -419,8 +421,12 @@ func (m *TriangleMesh) MassProperties(density float64) (MassProperties, error) {
 	return MassProperties{}, fieldErrorf("TriangleMesh", "can only be static (no mass properties), density %v", density)
 }
 
-// Support returns the vertex furthest along d (vertex 0 for d = 0).
+// Support returns the vertex furthest along d (vertex 0 for d = 0); for the zero TriangleMesh,
+// the origin.
 func (m *TriangleMesh) Support(d mgl64.Vec3) mgl64.Vec3 {
+	if len(m.vertices) == 0 {
+		return mgl64.Vec3{}
+	}
 	best, bd := 0, m.vertices[0].Dot(d)
 	if hasNaN(d) {
 		return m.vertices[0]
@@ -435,8 +441,11 @@ func (m *TriangleMesh) Support(d mgl64.Vec3) mgl64.Vec3 {
 
 // SignedDistance returns the distance to the nearest triangle, signed by the angle-weighted
 // pseudo-normal of the nearest feature, and the gradient direction. A point with a NaN
-// coordinate is reported at +Inf.
+// coordinate is reported at +Inf. The zero TriangleMesh answers as the point at the origin.
 func (m *TriangleMesh) SignedDistance(p mgl64.Vec3) (float64, mgl64.Vec3) {
+	if len(m.tris) == 0 || len(m.nodes) == 0 {
+		return pointDistance(p)
+	}
 	if hasNaN(p) {
 		return math.Inf(1), mgl64.Vec3{0, 0, 1}
 	}

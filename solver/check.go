@@ -53,9 +53,16 @@ type checker struct {
 	fric  []float64
 }
 
+// The Check functions are for tests and diagnostics. Like a slice index they panic, with a
+// message naming the function and the argument, on input they cannot read: a nil problem or one
+// that Problem.Validate refuses, alpha shorter than one entry per contact, friction shorter than
+// two, a non-nil qdot shorter than the problem's DoFs, or a CheckSpec with an unknown friction
+// model or a tangent count that Options.Validate would refuse.
+
 // CheckContact verifies the KKT conditions of the contact projection P_C for the friction impulse
 // friction (2 per contact, (t̂₁,t̂₂) basis): is alpha the LCP solution? qdot may be nil.
 func CheckContact(p *Problem, alpha, friction, qdot []float64) CheckReport {
+	checkInput("CheckContact", p, CheckSpec{}, alpha, friction, qdot)
 	c := newChecker(p, CheckSpec{}, alpha, friction, qdot)
 	c.contactKKT()
 	return c.rep
@@ -64,6 +71,7 @@ func CheckContact(p *Problem, alpha, friction, qdot []float64) CheckReport {
 // CheckFriction verifies the KKT conditions of the friction projection P_F(α): is friction the
 // kinetic-energy-minimising impulse in the friction set scaled by alpha? qdot may be nil.
 func CheckFriction(p *Problem, spec CheckSpec, alpha, friction, qdot []float64) CheckReport {
+	checkInput("CheckFriction", p, spec, alpha, friction, qdot)
 	c := newChecker(p, spec, alpha, friction, qdot)
 	c.frictionKKT()
 	return c.rep
@@ -72,10 +80,34 @@ func CheckFriction(p *Problem, spec CheckSpec, alpha, friction, qdot []float64) 
 // CheckFixedPoint verifies the fixed-point property (eq. 26): alpha solves P_C for friction and
 // friction solves P_F(alpha), simultaneously. qdot may be nil.
 func CheckFixedPoint(p *Problem, spec CheckSpec, alpha, friction, qdot []float64) CheckReport {
+	checkInput("CheckFixedPoint", p, spec, alpha, friction, qdot)
 	c := newChecker(p, spec, alpha, friction, qdot)
 	c.contactKKT()
 	c.frictionKKT()
 	return c.rep
+}
+
+// checkInput panics, naming the function fn, on input the checker cannot read.
+func checkInput(fn string, p *Problem, spec CheckSpec, alpha, friction, qdot []float64) {
+	if p == nil {
+		panic("solver: " + fn + ": p must not be nil")
+	}
+	if err := p.Validate(); err != nil {
+		panic(fmt.Sprintf("solver: %s: invalid problem: %v", fn, err))
+	}
+	m := len(p.contacts)
+	switch {
+	case len(alpha) < m:
+		panic(fmt.Sprintf("solver: %s: alpha has %d entries, want %d (one per contact)", fn, len(alpha), m))
+	case len(friction) < 2*m:
+		panic(fmt.Sprintf("solver: %s: friction has %d entries, want %d (two per contact)", fn, len(friction), 2*m))
+	case qdot != nil && len(qdot) < p.ndof:
+		panic(fmt.Sprintf("solver: %s: qdot has %d entries, want %d (one per DoF)", fn, len(qdot), p.ndof))
+	case spec.Friction != Pyramid && spec.Friction != Disc:
+		panic(fmt.Sprintf("solver: %s: CheckSpec.Friction %d is unknown", fn, spec.Friction))
+	case spec.Tangents != 0 && (spec.Tangents < 4 || spec.Tangents > MaxTangents || spec.Tangents%2 != 0):
+		panic(fmt.Sprintf("solver: %s: CheckSpec.Tangents must be 0 (8) or even and in [4, %d], got %d", fn, MaxTangents, spec.Tangents))
+	}
 }
 
 func newChecker(p *Problem, spec CheckSpec, alpha, friction, qdot []float64) *checker {

@@ -1,6 +1,7 @@
 package solver
 
 import (
+	"fmt"
 	"math"
 )
 
@@ -101,14 +102,20 @@ func (p *Problem) AddBlock(size int) int {
 }
 
 // InvMass returns block b's row-major Size×Size inverse-mass block, to be filled in place. The
-// block must be symmetric positive definite; Solve verifies this.
+// block must be symmetric positive definite; Solve verifies this. Like a slice index, it panics
+// if b is not in [0, NumBlocks()).
 func (p *Problem) InvMass(b int) []float64 {
+	checkIndex("InvMass", "block", b, len(p.blocks))
 	bl := p.blocks[b]
 	return p.minv[bl.minv : bl.minv+bl.Size*bl.Size]
 }
 
-// SetInvMass copies minv (row-major Size×Size) into block b's inverse-mass block.
+// SetInvMass copies minv (row-major Size×Size) into block b's inverse-mass block. It fails,
+// naming the block, if b is out of range or minv has the wrong length.
 func (p *Problem) SetInvMass(b int, minv []float64) error {
+	if b < 0 || b >= len(p.blocks) {
+		return &InputError{Item: "problem", Index: -1, Field: "SetInvMass", Reason: fmt.Sprintf("block index %d out of range [0, %d)", b, len(p.blocks))}
+	}
 	dst := p.InvMass(b)
 	if len(minv) != len(dst) {
 		return &InputError{Item: "block", Index: b, Field: "InvMass", Reason: "has the wrong number of entries"}
@@ -118,8 +125,12 @@ func (p *Problem) SetInvMass(b int, minv []float64) error {
 }
 
 // SetMass inverts the SPD mass block m (row-major Size×Size) into block b's inverse-mass block.
-// It fails, naming the block, if m is not finite, symmetric and positive definite.
+// It fails, naming the block, if b is out of range or m is not finite, symmetric and positive
+// definite.
 func (p *Problem) SetMass(b int, m []float64) error {
+	if b < 0 || b >= len(p.blocks) {
+		return &InputError{Item: "problem", Index: -1, Field: "SetMass", Reason: fmt.Sprintf("block index %d out of range [0, %d)", b, len(p.blocks))}
+	}
 	bl := p.blocks[b]
 	n := bl.Size
 	if len(m) != n*n {
@@ -154,8 +165,10 @@ func (p *Problem) AddContact(bodyA, bodyB int, b, mu, e float64) int {
 
 // RowsA returns contact k's Jacobian rows for body A, row-major 3×Size(A): the restriction to A's
 // block of n_k = Γ_kᵀn̂, Γ_kᵀt̂₁, Γ_kᵀt̂₂ with Γ_k = ∇x_B − ∇x_A (so it carries the minus sign of
-// −∇x_A). It returns nil if A is static. The slice is valid until the next AddContact.
+// −∇x_A). It returns nil if A is static. The slice is valid until the next AddContact. Like a
+// slice index, it panics if k is not in [0, NumContacts()).
 func (p *Problem) RowsA(k int) []float64 {
+	checkIndex("RowsA", "contact", k, len(p.contacts))
 	c := &p.contacts[k]
 	if c.rowsA < 0 {
 		return nil
@@ -163,8 +176,10 @@ func (p *Problem) RowsA(k int) []float64 {
 	return p.rows[c.rowsA : c.rowsA+RowsPerSide*p.blocks[c.BodyA].Size]
 }
 
-// RowsB returns contact k's Jacobian rows for body B (the +∇x_B part of Γ_k), like RowsA.
+// RowsB returns contact k's Jacobian rows for body B (the +∇x_B part of Γ_k), like RowsA; it
+// panics if k is not in [0, NumContacts()).
 func (p *Problem) RowsB(k int) []float64 {
+	checkIndex("RowsB", "contact", k, len(p.contacts))
 	c := &p.contacts[k]
 	if c.rowsB < 0 {
 		return nil
@@ -172,8 +187,12 @@ func (p *Problem) RowsB(k int) []float64 {
 	return p.rows[c.rowsB : c.rowsB+RowsPerSide*p.blocks[c.BodyB].Size]
 }
 
-// Contact returns a pointer to contact k, to set its warm start or coefficients in place.
-func (p *Problem) Contact(k int) *Contact { return &p.contacts[k] }
+// Contact returns a pointer to contact k, to set its warm start or coefficients in place. Like a
+// slice index, it panics if k is not in [0, NumContacts()).
+func (p *Problem) Contact(k int) *Contact {
+	checkIndex("Contact", "contact", k, len(p.contacts))
+	return &p.contacts[k]
+}
 
 // NumContacts is the number of contacts.
 func (p *Problem) NumContacts() int { return len(p.contacts) }
@@ -184,8 +203,24 @@ func (p *Problem) NumBlocks() int { return len(p.blocks) }
 // NumDoF is the total number of degrees of freedom.
 func (p *Problem) NumDoF() int { return p.ndof }
 
-// BlockAt returns block b.
-func (p *Problem) BlockAt(b int) Block { return p.blocks[b] }
+// BlockAt returns block b. Like a slice index, it panics if b is not in [0, NumBlocks()).
+func (p *Problem) BlockAt(b int) Block {
+	checkIndex("BlockAt", "block", b, len(p.blocks))
+	return p.blocks[b]
+}
+
+// checkIndex panics, as indexing a slice does but naming the method and the item, if i is not
+// in [0, n).
+func checkIndex(method, item string, i, n int) {
+	if i < 0 || i >= n {
+		indexPanic(method, item, i, n)
+	}
+}
+
+// indexPanic is checkIndex's panic, kept out of line so the accessors stay small.
+func indexPanic(method, item string, i, n int) {
+	panic(fmt.Sprintf("solver: Problem.%s: %s index %d out of range [0, %d)", method, item, i, n))
+}
 
 // Validate checks the problem, returning an *InputError naming the first bad block or contact
 // and field: non-finite entries, out-of-range or missing bodies, μ < 0, e ∉ [0,1], an inverse-mass

@@ -8,8 +8,11 @@ import (
 // ProjectContact solves the contact projection P_C alone (paper eq. 25): given the friction
 // impulses friction (2 per contact, (t̂₁,t̂₂) basis), it finds α, warm-started from the contacts'
 // WarmNormal, with the configured ContactSolver. res receives α, the given friction and
-// q̇ = q̇ᴾ + M⁻¹(Nα + Df).
+// q̇ = q̇ᴾ + M⁻¹(Nα + Df). Invalid input, a nil p or res included, gets an *InputError.
 func (s *Solver) ProjectContact(p *Problem, friction []float64, res *Result) error {
+	if err := s.ready(p, res); err != nil {
+		return err
+	}
 	if err := p.Validate(); err != nil {
 		return err
 	}
@@ -26,8 +29,12 @@ func (s *Solver) ProjectContact(p *Problem, friction []float64, res *Result) err
 }
 
 // ProjectFriction solves the friction projection P_F(α) alone (paper eq. 24) for the normal
-// impulses alpha, warm-started from the contacts' WarmFriction, to Options.FrictionTol.
+// impulses alpha, warm-started from the contacts' WarmFriction, to Options.FrictionTol. Invalid
+// input, a nil p or res included, gets an *InputError.
 func (s *Solver) ProjectFriction(p *Problem, alpha []float64, res *Result) error {
+	if err := s.ready(p, res); err != nil {
+		return err
+	}
 	if err := p.Validate(); err != nil {
 		return err
 	}

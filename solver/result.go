@@ -1,6 +1,7 @@
 package solver
 
 import (
+	"fmt"
 	"math"
 	"time"
 )
@@ -69,8 +70,12 @@ type Result struct {
 
 // Beta writes contact k's pyramid magnitudes β_k (paper eq. 7, d = len(dst) samples at angles
 // 2πj/d) reproducing its friction vector: the two samples bracketing the vector's direction carry
-// it. The result satisfies Σβ_k ≤ μ_kα_k whenever the vector lies in the d-gon.
+// it. The result satisfies Σβ_k ≤ μ_kα_k whenever the vector lies in the d-gon. Like a slice
+// index, it panics if k is not a contact of the result (in [0, len(Friction)/2)).
 func (r *Result) Beta(k int, dst []float64) []float64 {
+	if k < 0 || k >= len(r.Friction)/2 {
+		panic(fmt.Sprintf("solver: Result.Beta: contact index %d out of range [0, %d)", k, len(r.Friction)/2))
+	}
 	for i := range dst {
 		dst[i] = 0
 	}

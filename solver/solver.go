@@ -8,7 +8,8 @@ import (
 
 // Solver solves Problems. It owns every buffer of a solve and reuses them across steps: once its
 // buffers have grown to an island's size, Solve does not allocate. A Solver is not safe for
-// concurrent use; use one per worker. Results are bit-identical for identical inputs.
+// concurrent use; use one per worker. Results are bit-identical for identical inputs. The zero
+// Solver solves with the default Options, like NewSolver(Options{}).
 //
 // Its parts are the sub-solvers' workspaces, each with explicit inputs and outputs: the contact
 // projection (contact.go, mprgp.go, pivot.go), the friction projection (friction.go), the joint
@@ -49,21 +50,54 @@ func NewSolver(opts Options) (*Solver, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Solver{opts: opts, set: newFrictionSet(opts.Friction, opts.Tangents)}
-	s.contact = newContactProjection(&opts)
-	s.friction.set = s.set
-	s.joint.set, s.joint.relTol = s.set, opts.ContactTol
+	s := &Solver{}
+	s.init(opts)
 	return s, nil
 }
 
-// Options returns the solver's options with defaults filled in.
-func (s *Solver) Options() Options { return s.opts }
+// init configures s for opts, whose defaults are filled in.
+func (s *Solver) init(opts Options) {
+	s.opts, s.set = opts, newFrictionSet(opts.Friction, opts.Tangents)
+	s.contact = newContactProjection(&opts)
+	s.friction.set = s.set
+	s.joint.set, s.joint.relTol = s.set, opts.ContactTol
+}
 
-// Solve validates p and solves it with the configured method into res. On invalid input it
-// returns an *InputError and leaves res untouched. Otherwise res always holds finite values; a
-// *SolveError reports that the method could not reach its promised accuracy (res then holds the
-// best iterate, still contact-exact for MethodSP whenever res.Stats.ContactExact).
+// ready makes the zero Solver one with the default options, as NewSolver(Options{}) returns,
+// and refuses a nil problem or result.
+func (s *Solver) ready(p *Problem, res *Result) error {
+	if s.opts.Method == "" { // every configured Solver has a method
+		opts, _ := Options{}.withDefaults()
+		s.init(opts)
+	}
+	if p == nil {
+		return &InputError{Item: "problem", Index: -1, Field: "p", Reason: "must not be nil"}
+	}
+	if res == nil {
+		return &InputError{Item: "problem", Index: -1, Field: "res", Reason: "must not be nil"}
+	}
+	return nil
+}
+
+// Options returns the solver's options with defaults filled in (the default options for the zero
+// Solver).
+func (s *Solver) Options() Options {
+	if s.opts.Method == "" {
+		opts, _ := Options{}.withDefaults()
+		return opts
+	}
+	return s.opts
+}
+
+// Solve validates p and solves it with the configured method into res. On invalid input (a nil
+// p or res included) it returns an *InputError and leaves res untouched. Otherwise res always
+// holds finite values; a *SolveError reports that the method could not reach its promised
+// accuracy (res then holds the best iterate, still contact-exact for MethodSP whenever
+// res.Stats.ContactExact). The zero Solver solves with the default Options.
 func (s *Solver) Solve(p *Problem, res *Result) error {
+	if err := s.ready(p, res); err != nil {
+		return err
+	}
 	if err := p.Validate(); err != nil {
 		return err
 	}
