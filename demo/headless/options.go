@@ -74,24 +74,30 @@ func DefaultOptions() Options {
 // Register defines the runner's flags on fs, writing into o. The scene's own defaults fill -n, -mu
 // and -e when they are not given; see Resolve.
 func (o *Options) Register(fs *flag.FlagSet) {
-	fs.StringVar(&o.Scene, "scene", o.Scene, fmt.Sprintf("scene name: one of %v", scenes.Names()))
-	fs.IntVar(&o.N, "n", o.N, "the scene's size parameter (default: the scene's)")
-	fs.Float64Var(&o.Mu, "mu", o.Mu, "friction coefficient (default: the scene's)")
-	fs.Float64Var(&o.E, "e", o.E, "restitution coefficient (default: the scene's)")
-	fs.Float64Var(&o.Dt, "dt", o.Dt, "fixed step, s")
+	o.RegisterScene(fs)
 	fs.Float64Var(&o.Seconds, "seconds", o.Seconds, "simulated time, s")
-	fs.Uint64Var(&o.Seed, "seed", o.Seed, "seed of the scene's random placement")
 	fs.StringVar(&o.Solver, "solver", o.Solver, fmt.Sprintf("contact solver: one of %v", solverNames))
 	fs.StringVar(&o.Friction, "friction", o.Friction, fmt.Sprintf("friction model: one of %v", frictionNames))
 	fs.Float64Var(&o.Eps, "eps", o.Eps, "staggered projections tolerance ε (eq. 28)")
 	fs.IntVar(&o.Iters, "iters", o.Iters, "maximum staggered iterations per solve")
 	fs.IntVar(&o.Work, "work", o.Work, "sp: work budget per island solve in contact updates (0: none)")
 	fs.IntVar(&o.Workers, "workers", o.Workers, "island solver workers")
-	fs.BoolVar(&o.Sleep, "sleep", o.Sleep, "let resting islands sleep")
 	fs.Float64Var(&o.Separation, "separation", o.Separation, "speed, m/s, at which overlapping bodies are pushed apart (0: off)")
 	fs.BoolVar(&o.Joint, "joint", o.Joint, "sp: the joint sticking solve, the settling of converged friction and the sharpening of sliding islands (false: the paper's plain loop)")
 	fs.BoolVar(&o.Cold, "cold", o.Cold, "solve every step from zero impulses (no warm start)")
 	fs.BoolVar(&o.JSON, "json", o.JSON, "print one JSON object with the results on stdout")
+}
+
+// RegisterScene defines the flags that choose and build a scene, as other tools that take the
+// runner's scenes (bench/bullet) share them: -scene, -n, -mu, -e, -seed, -dt and -sleep.
+func (o *Options) RegisterScene(fs *flag.FlagSet) {
+	fs.StringVar(&o.Scene, "scene", o.Scene, fmt.Sprintf("scene name: one of %v", scenes.Names()))
+	fs.IntVar(&o.N, "n", o.N, "the scene's size parameter (default: the scene's)")
+	fs.Float64Var(&o.Mu, "mu", o.Mu, "friction coefficient (default: the scene's)")
+	fs.Float64Var(&o.E, "e", o.E, "restitution coefficient (default: the scene's)")
+	fs.Uint64Var(&o.Seed, "seed", o.Seed, "seed of the scene's random placement")
+	fs.Float64Var(&o.Dt, "dt", o.Dt, "fixed step, s")
+	fs.BoolVar(&o.Sleep, "sleep", o.Sleep, "let resting islands sleep")
 }
 
 // Resolve looks up the scene and returns its parameters: the scene's defaults, overridden by the

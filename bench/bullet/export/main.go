@@ -26,14 +26,9 @@ func main() {
 
 func run(args []string) error {
 	o := headless.DefaultOptions()
+	o.Scene = "pile"
 	fs := flag.NewFlagSet("export", flag.ContinueOnError)
-	fs.StringVar(&o.Scene, "scene", "pile", "scene name")
-	fs.IntVar(&o.N, "n", 0, "the scene's size parameter (default: the scene's)")
-	fs.Float64Var(&o.Mu, "mu", 0, "friction coefficient (default: the scene's)")
-	fs.Float64Var(&o.E, "e", 0, "restitution coefficient (default: the scene's)")
-	fs.Uint64Var(&o.Seed, "seed", o.Seed, "seed of the scene's random placement")
-	fs.Float64Var(&o.Dt, "dt", o.Dt, "fixed step, s")
-	fs.BoolVar(&o.Sleep, "sleep", o.Sleep, "let resting islands sleep (exported as the sleep time)")
+	o.RegisterScene(fs)
 	if err := fs.Parse(args); err != nil {
 		return err
 	}

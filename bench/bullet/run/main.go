@@ -33,14 +33,8 @@ func run(args []string) error {
 	o := headless.DefaultOptions()
 	o.Scene = "pile"
 	fs := flag.NewFlagSet("run", flag.ContinueOnError)
-	fs.StringVar(&o.Scene, "scene", o.Scene, "scene name")
-	fs.IntVar(&o.N, "n", 0, "the scene's size parameter (default: the scene's)")
-	fs.Float64Var(&o.Mu, "mu", 0, "friction coefficient (default: the scene's)")
-	fs.Float64Var(&o.E, "e", 0, "restitution coefficient (default: the scene's)")
-	fs.Uint64Var(&o.Seed, "seed", o.Seed, "seed of the scene's random placement")
-	fs.Float64Var(&o.Dt, "dt", o.Dt, "fixed step, s")
+	o.RegisterScene(fs)
 	fs.Float64Var(&o.Seconds, "seconds", o.Seconds, "simulated time, s")
-	fs.BoolVar(&o.Sleep, "sleep", o.Sleep, "let resting islands sleep (false exports a zero sleep time)")
 	var ro bullet.RunOptions
 	fs.StringVar(&ro.Sleep, "bullet-sleep", "scene", "Bullet's sleeping: scene (the exported thresholds), bullet (Bullet's defaults) or off")
 	fs.BoolVar(&ro.Final, "final", false, "add every body's final state")
