@@ -58,6 +58,10 @@ type ConvexHull struct {
 // inside the hull and points on its faces or edges are dropped; nearly coplanar triangles are
 // merged into polygon faces. Fewer than four distinct points, collinear or coplanar input (no
 // volume), non-finite coordinates or more than MaxHullPoints points are errors.
+//
+// The hull keeps the points' frame, so its centre of mass is generally off its origin; a dynamic
+// body needs it there (physics refuses such a collider), so build a dynamic body's hull with
+// NewConvexHullCentered.
 func NewConvexHull(points []mgl64.Vec3) (*ConvexHull, error) {
 	if len(points) > MaxHullPoints {
 		return nil, fieldErrorf("ConvexHull.points", "has %d points, at most %d are allowed", len(points), MaxHullPoints)

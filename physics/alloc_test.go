@@ -4,17 +4,19 @@ import (
 	"testing"
 
 	"github.com/go-gl/mathgl/mgl64"
+	"github.com/stagger-physics/stagger/ecs"
 )
 
 // TestWarmStepDoesNotAllocate steps 24 stacks of three cubes on the ground with two workers: once
 // warm, Simulation.Step allocates nothing, both while every island is solved (sleeping off; 72
 // pairs, so the narrow phase runs on the worker pool too) and once the stacks sleep (the default
-// configuration).
+// configuration), and with the game pushing every top cube before each step (a force off its
+// centre and a torque, which the step's predictor applies and clears).
 func TestWarmStepDoesNotAllocate(t *testing.T) {
 	for _, tc := range []struct {
-		name  string
-		sleep bool
-	}{{"awake", false}, {"asleep", true}} {
+		name        string
+		sleep, push bool
+	}{{"awake", false, false}, {"asleep", true, false}, {"pushed", false, true}} {
 		t.Run(tc.name, func(t *testing.T) {
 			const h, stacks, height = 0.01, 24, 3
 			cfg := DefaultConfig()
@@ -32,7 +34,28 @@ func TestWarmStepDoesNotAllocate(t *testing.T) {
 			}
 			sim, _ := SimulationOf(app.World)
 			tick := uint64(0)
+			var tops []*RigidBody
+			if tc.push {
+				query, err := ecs.NewQuery1[RigidBody](app.World)
+				if err != nil {
+					t.Fatal(err)
+				}
+				_ = query.Each(func(_ ecs.Entity, b *RigidBody) {
+					if b.Kind == Dynamic && b.Position.Z() > 2 {
+						tops = append(tops, b)
+					}
+				})
+				if len(tops) != stacks {
+					t.Fatalf("found %d top cubes, want %d", len(tops), stacks)
+				}
+			}
 			step := func() {
+				for _, b := range tops {
+					// Small enough that the stacks stay standing.
+					if b.ApplyForce(mgl64.Vec3{0.5, 0, 0}, b.Position.Add(mgl64.Vec3{0, 0, 0.5})) != nil || b.ApplyTorque(mgl64.Vec3{0, 0, 0.05}) != nil {
+						t.Fatal("push refused")
+					}
+				}
 				tick++
 				if err := sim.Step(h, tick); err != nil {
 					t.Fatal(err)
@@ -45,6 +68,11 @@ func TestWarmStepDoesNotAllocate(t *testing.T) {
 			st := sim.Stats()
 			if tc.sleep && (st.Sleeping != stacks*height || st.Islands != 0) {
 				t.Fatalf("%+v: want all %d cubes asleep and no island solved", st, stacks*height)
+			}
+			if tc.push {
+				if f, tau := tops[0].AppliedForce(); f != (mgl64.Vec3{}) || tau != (mgl64.Vec3{}) {
+					t.Fatalf("the step left force %v torque %v", f, tau)
+				}
 			}
 			if !tc.sleep && (st.Islands != stacks || st.Contacts != 4*stacks*height) {
 				t.Fatalf("%+v: want %d islands solved and %d contacts", st, stacks, 4*stacks*height)

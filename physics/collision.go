@@ -98,7 +98,12 @@ func (c *collisionWorld) addBody(e ecs.Entity, b *RigidBody, shape collide.Shape
 	if b.Kind == Static {
 		displacement, sweep = mgl64.Vec3{}, 0
 	} else if _, infinite := shape.(*collide.HalfSpace); !infinite {
-		sweep += b.AngularVelocity.Len() * 0.5 * bounds.Max.Sub(bounds.Min).Len() * c.h
+		spin := b.AngularVelocity.Len()
+		if b.Kind == Dynamic && b.torque != (mgl64.Vec3{}) {
+			// The game's torque turns the body faster by up to h |I_world⁻¹ τ| within the step.
+			spin += b.WorldInertia().Inv().Mul3x1(b.torque).Len() * c.h
+		}
+		sweep += spin * 0.5 * bounds.Max.Sub(bounds.Min).Len() * c.h
 	}
 	id, ok := c.proxyOf[e]
 	if ok {

@@ -6,7 +6,7 @@ import (
 )
 
 // Energy returns the total mechanical energy of the world's dynamic bodies, J: kinetic energy plus
-// the potential energy −m g·x of gravity g.
+// the potential energy −m s g·x of gravity g, scaled by each body's GravityScale s.
 func Energy(w *ecs.World, g mgl64.Vec3) (float64, error) {
 	q, err := ecs.NewQuery1[RigidBody](w)
 	if err != nil {
@@ -15,7 +15,7 @@ func Energy(w *ecs.World, g mgl64.Vec3) (float64, error) {
 	total := 0.0
 	err = q.Each(func(_ ecs.Entity, b *RigidBody) {
 		if b.Kind == Dynamic {
-			total += b.KineticEnergy() - b.Mass*g.Dot(b.Position)
+			total += b.KineticEnergy() - b.Mass*b.GravityScale()*g.Dot(b.Position)
 		}
 	})
 	return total, err

@@ -37,3 +37,46 @@ func Example() {
 	fmt.Printf("height %.6f m, asleep %v\n", body.Position.Z(), body.Sleeping)
 	// Output: height 0.250000 m, asleep true
 }
+
+// A game pushes bodies between steps through the component: an impulse changes the velocity at
+// once, a force acts over the next step only (so a thruster applies it every step), and a gravity
+// scale persists. Here a 2 kg ball with gravity scale 0, which floats in normal gravity, is kicked
+// with 4 N·s along x, then pushed with 2 N along y for one second.
+func ExampleRigidBody_ApplyImpulse() {
+	app, err := ecs.NewApp(0.01, 5)
+	if err != nil {
+		panic(err)
+	}
+	if err := app.AddPlugin(physics.NewPlugin(physics.DefaultConfig())); err != nil {
+		panic(err)
+	}
+	sphere, _ := collide.NewSphere(0.25)
+	ballBody := physics.NewDynamic(mgl64.Vec3{0, 0, 10}, 1)
+	ballBody.Mass = 2 // the inertia is the sphere's, scaled to 2 kg
+	if err := ballBody.SetGravityScale(0); err != nil {
+		panic(err)
+	}
+	ball, err := physics.Spawn(app.World, ballBody, physics.Collider{Shape: sphere})
+	if err != nil {
+		panic(err)
+	}
+	b, _ := ecs.Get[physics.RigidBody](app.World, ball)
+	if err := b.ApplyImpulse(mgl64.Vec3{4, 0, 0}, b.Position); err != nil { // through the centre: no spin
+		panic(err)
+	}
+	fmt.Printf("after the kick: v = %.2f m/s\n", b.LinearVelocity)
+	for i := 0; i < 100; i++ {
+		b, _ := ecs.Get[physics.RigidBody](app.World, ball)
+		if err := b.ApplyCentralForce(mgl64.Vec3{0, 2, 0}); err != nil {
+			panic(err)
+		}
+		if err := app.StepFixed(); err != nil {
+			panic(err)
+		}
+	}
+	b, _ = ecs.Get[physics.RigidBody](app.World, ball)
+	fmt.Printf("after 1 s of thrust: v = %.2f m/s, height %.2f m\n", b.LinearVelocity, b.Position.Z())
+	// Output:
+	// after the kick: v = [2.00 0.00 0.00] m/s
+	// after 1 s of thrust: v = [2.00 1.00 0.00] m/s, height 10.00 m
+}

@@ -6,9 +6,11 @@ import "fmt"
 type BodyKind uint8
 
 const (
-	// Dynamic bodies have finite mass and move under gravity and contact.
+	// Dynamic bodies have finite mass and move under gravity, contact and the game's forces and
+	// impulses.
 	Dynamic BodyKind = iota
-	// Kinematic bodies move with the velocities the game gives them and are not pushed by anything.
+	// Kinematic bodies move with the velocities the game gives them and are not pushed by anything
+	// (forces and impulses on them are ignored).
 	Kinematic
 	// Static bodies never move.
 	Static

@@ -2,6 +2,7 @@ package physics
 
 import (
 	"github.com/go-gl/mathgl/mgl64"
+	"github.com/stagger-physics/stagger/collide"
 )
 
 // comTolerance is how far, in m, a shape's own centre of mass may sit from its origin.
@@ -54,7 +55,7 @@ func prepareMass(b *RigidBody, collider *Collider) error {
 		return fieldError("Collider.Shape", "has no mass properties for a dynamic body: %v", err)
 	}
 	if props.CenterOfMass.Len() > comTolerance {
-		return fieldError("Collider.Shape", "centre of mass %v is off the shape's origin; a dynamic body's frame must be its centre of mass", props.CenterOfMass)
+		return fieldError("Collider.Shape", "centre of mass %v is off the shape's origin; a dynamic body's frame must be its centre of mass: %s", props.CenterOfMass, recentreHint(collider.Shape))
 	}
 	if needMass {
 		b.Mass = props.Mass
@@ -65,4 +66,13 @@ func prepareMass(b *RigidBody, collider *Collider) error {
 	}
 	b.Inertia = props.Inertia.Mul(b.Mass / props.Mass)
 	return nil
+}
+
+// recentreHint says how to centre a shape of this kind on its centre of mass. Of the collide
+// shapes with mass, only the convex hull can be off its origin.
+func recentreHint(shape collide.Shape) string {
+	if _, ok := shape.(*collide.ConvexHull); ok {
+		return "build the hull with collide.NewConvexHullCentered instead of collide.NewConvexHull; it centres the points on their centre of mass and returns the offset, so place the body at Position + Orientation·offset"
+	}
+	return "centre the shape on its centre of mass and move the body's Position by the offset"
 }

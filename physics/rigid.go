@@ -19,6 +19,8 @@ type rigidModel struct {
 	velocity        mgl64.Vec3
 	angularVel      mgl64.Vec3 // world, end of step
 	angularMomentum mgl64.Vec3 // world, start of step: R I Rᵀ ω
+	force, torque   mgl64.Vec3 // world, applied by the game for this step (forces.go)
+	gravityScale    float64
 }
 
 // load gathers the model from a prepared, validated body.
@@ -32,6 +34,18 @@ func (r *rigidModel) load(b *RigidBody) {
 	r.velocity = b.LinearVelocity
 	r.angularVel = b.AngularVelocity
 	r.angularMomentum = r.rotation.Mul3x1(r.inertia.Mul3x1(r.rotation.Transpose().Mul3x1(b.AngularVelocity)))
+	r.force, r.torque = b.force, b.torque
+	r.gravityScale = b.GravityScale()
+}
+
+// momentum returns the world angular momentum the step starts from: the start-of-step momentum
+// plus the game's torque impulse h τ, which the predictor applies first, as semi-implicit Euler
+// applies forces before moving.
+func (r *rigidModel) momentum(h float64) mgl64.Vec3 {
+	if r.torque == (mgl64.Vec3{}) {
+		return r.angularMomentum
+	}
+	return r.angularMomentum.Add(r.torque.Mul(h))
 }
 
 // store scatters the model's state into b, if every value is finite. It reports whether it wrote.
@@ -102,11 +116,16 @@ func (r *rigidModel) contactRows(p mgl64.Vec3, dirs *[3]mgl64.Vec3, sign float64
 	}
 }
 
-// PredictVelocity implements BodyModel: semi-implicit Euler for the linear part, v + h g, and the
-// implicit-midpoint angular velocity ω̄ of the torque-free rotation (see gyroscopic.go).
+// PredictVelocity implements BodyModel: q̇ᴾ = q̇ + h M⁻¹(f_ext + f_gyro), paper eq. 12. The linear
+// part is semi-implicit Euler, v + h (s g + F/m) with the body's gravity scale s and the game's
+// force F; the angular part is the implicit-midpoint angular velocity ω̄ of the rotation from the
+// momentum L + h τ (the game's torque τ applied first, then torque-free; see gyroscopic.go).
 func (r *rigidModel) PredictVelocity(h float64, g mgl64.Vec3, dst []float64) {
-	v := r.velocity.Add(g.Mul(h))
-	mBody := r.rotation.Transpose().Mul3x1(r.angularMomentum)
+	v := r.velocity.Add(g.Mul(h * r.gravityScale))
+	if r.force != (mgl64.Vec3{}) {
+		v = v.Add(r.force.Mul(h / r.mass))
+	}
+	mBody := r.rotation.Transpose().Mul3x1(r.momentum(h))
 	mid := midpointMomentum(mBody, r.invInertia, h)
 	w := r.rotation.Mul3x1(r.invInertia.Mul3x1(mid))
 	dst[0], dst[1], dst[2] = v[0], v[1], v[2]
@@ -115,14 +134,15 @@ func (r *rigidModel) PredictVelocity(h float64, g mgl64.Vec3, dst []float64) {
 
 // Advance implements BodyModel. The centre of mass moves by h v; the orientation turns by the
 // Cayley map of h ω (body axes); the end-of-step angular velocity carries the start-of-step world
-// angular momentum plus the constraint's angular impulse into the new orientation.
+// angular momentum plus the game's torque impulse and the constraint's angular impulse into the
+// new orientation.
 func (r *rigidModel) Advance(h float64, qdot, impulse []float64) {
 	v := mgl64.Vec3{qdot[0], qdot[1], qdot[2]}
 	w := mgl64.Vec3{qdot[3], qdot[4], qdot[5]}
 	r.position = r.position.Add(v.Mul(h))
 	wBody := r.rotation.Transpose().Mul3x1(w)
 	r.orientation = normalizeQuat(r.orientation.Mul(cayleyRotation(wBody.Mul(h))))
-	momentum := r.angularMomentum
+	momentum := r.momentum(h)
 	if impulse != nil {
 		momentum = momentum.Add(mgl64.Vec3{impulse[3], impulse[4], impulse[5]})
 	}

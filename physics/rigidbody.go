@@ -15,6 +15,15 @@ import (
 // Static and kinematic bodies need no mass.
 //
 // A zero Orientation means the identity; any other orientation is normalised.
+//
+// Build bodies with NewDynamic, NewKinematic or NewStatic, which give Friction DefaultFriction and
+// the identity orientation. A struct literal starts from the zero values instead: Kind Dynamic,
+// Friction 0 (frictionless) and Restitution 0, the identity orientation, mass properties derived
+// from the Collider (which then needs a Density), gravity scale 1 (see GravityScale), awake, and
+// no force, torque or impulse pending.
+//
+// A game pushes a dynamic body with ApplyImpulse, ApplyForce and ApplyTorque and changes how
+// strongly gravity pulls it with SetGravityScale (docs/architecture.md, Forces and impulses).
 type RigidBody struct {
 	Kind BodyKind
 
@@ -43,7 +52,8 @@ type RigidBody struct {
 	// Sleeping reports that the body rests in a sleeping island (Config.SleepTime): steps leave
 	// it in place with zero velocity and do no collision or solver work for its island until
 	// something wakes it — an awake body touching the island, its support going away, or the game
-	// changing the body (its pose or velocities, or setting Sleeping to false). A game may also
+	// changing the body (its pose or velocities, setting Sleeping to false, or pushing it with
+	// ApplyImpulse, ApplyForce, ApplyTorque or SetGravityScale). A game may also
 	// set Sleeping on a dynamic body to put it to sleep where it is; its velocities are zeroed.
 	Sleeping bool
 
@@ -53,6 +63,17 @@ type RigidBody struct {
 	gameSlept bool
 	rest      float64   // seconds the body has stayed below the sleep thresholds
 	written   bodyState // the state the step last wrote or put to sleep, to notice changes by the game
+
+	// force and torque (about the centre of mass), world frame, are accumulated by ApplyForce and
+	// ApplyTorque for the next step, which clears them.
+	force, torque mgl64.Vec3
+	// heldLinear and heldAngular (about the centre of mass), world frame, are impulses given
+	// before the body's mass was known; the next step applies them once it has derived the mass.
+	heldLinear, heldAngular mgl64.Vec3
+	// gravityScale multiplies Config.Gravity for this body when customGravity is set; otherwise
+	// the scale is 1, so that the zero RigidBody falls normally.
+	gravityScale  float64
+	customGravity bool
 }
 
 // bodyState is the part of a RigidBody the step writes.
@@ -66,10 +87,11 @@ func (b *RigidBody) state() bodyState {
 	return bodyState{position: b.Position, linear: b.LinearVelocity, angular: b.AngularVelocity, orientation: b.Orientation}
 }
 
-// DefaultFriction is the friction coefficient NewDynamic and NewStatic give a body.
+// DefaultFriction is the friction coefficient NewDynamic, NewKinematic and NewStatic give a body.
 const DefaultFriction = 0.8
 
-// NewDynamic returns a dynamic body at position with mass derived from its collider and density.
+// NewDynamic returns a dynamic body at position with mass derived from its collider and density:
+// identity orientation, at rest, Friction DefaultFriction, Restitution 0, gravity scale 1.
 func NewDynamic(position mgl64.Vec3, density float64) RigidBody {
 	return RigidBody{
 		Kind:        Dynamic,
@@ -80,7 +102,20 @@ func NewDynamic(position mgl64.Vec3, density float64) RigidBody {
 	}
 }
 
-// NewStatic returns a static body at position.
+// NewKinematic returns a kinematic body at position: identity orientation, at rest, Friction
+// DefaultFriction, Restitution 0. The game moves it by setting its velocities (or its pose); no
+// force, contact or gravity moves it, and it needs no mass.
+func NewKinematic(position mgl64.Vec3) RigidBody {
+	return RigidBody{
+		Kind:        Kinematic,
+		Position:    position,
+		Orientation: mgl64.QuatIdent(),
+		Friction:    DefaultFriction,
+	}
+}
+
+// NewStatic returns a static body at position: identity orientation, Friction DefaultFriction,
+// Restitution 0.
 func NewStatic(position mgl64.Vec3) RigidBody {
 	return RigidBody{
 		Kind:        Static,

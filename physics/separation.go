@@ -98,7 +98,8 @@ func (wk *islandWorker) separate(cs *contactStage, bodies, contacts []int) (move
 			return false, 0
 		}
 		copy(in.layout.Span(cs.shift, mi), dq)
-		work -= in.models[mi].mass * (g[0]*dq[0] + g[1]*dq[1] + g[2]*dq[2])
+		m := &in.models[mi]
+		work -= m.mass * m.gravityScale * (g[0]*dq[0] + g[1]*dq[1] + g[2]*dq[2])
 	}
 	return true, work
 }

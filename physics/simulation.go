@@ -2,6 +2,7 @@ package physics
 
 import (
 	"fmt"
+	"math"
 	"runtime"
 	"time"
 
@@ -122,6 +123,9 @@ func (s *Simulation) Step(h float64, tick uint64) error {
 	cst := &out.stats
 	integrateStart := time.Now()
 	nonFinite, sleeping := s.advance(h, &out)
+	for _, b := range s.components {
+		b.clearApplied() // the forces acted for this step only
+	}
 	for _, b := range s.kinematic {
 		advanceKinematic(b, h)
 	}
@@ -191,6 +195,18 @@ func (s *Simulation) gatherBody(e ecs.Entity, b *RigidBody) {
 	still := b.Kind == Static
 	switch b.Kind {
 	case Dynamic:
+		if b.heldLinear != (mgl64.Vec3{}) || b.heldAngular != (mgl64.Vec3{}) {
+			if err := b.applyHeldImpulse(); err != nil {
+				s.gatherErr = withEntity(e, err)
+				return
+			}
+		}
+		if b.force != (mgl64.Vec3{}) || b.torque != (mgl64.Vec3{}) {
+			if err := b.checkApplied(s.h); err != nil {
+				s.gatherErr = withEntity(e, err)
+				return
+			}
+		}
 		still = b.wakeOrSleepByGame()
 		s.asleep = append(s.asleep, still)
 		model = len(s.models)
@@ -204,12 +220,20 @@ func (s *Simulation) gatherBody(e ecs.Entity, b *RigidBody) {
 		still = b.LinearVelocity == (mgl64.Vec3{}) && b.AngularVelocity == (mgl64.Vec3{}) && b.state() == b.written
 		s.kinematic = append(s.kinematic, b)
 	}
+	if b.Kind != Dynamic {
+		// Nothing pushes a static or kinematic body; drop what was applied before a change of kind.
+		b.clearApplied()
+	}
 	if collider != nil && collider.Shape != nil {
-		// Over the step a dynamic body's velocity changes by at most h·g before contact acts.
+		// Over the step a dynamic body's velocity changes by at most h (|s g| + |F|/m) before
+		// contact acts (gravity scale s, the game's force F).
 		v := b.LinearVelocity
 		speed := v.Len()
 		if b.Kind == Dynamic {
-			speed += s.config.Gravity.Len() * s.h
+			speed += s.config.Gravity.Len() * math.Abs(b.GravityScale()) * s.h
+			if b.force != (mgl64.Vec3{}) {
+				speed += b.force.Len() / b.Mass * s.h
+			}
 		}
 		if err := s.collision.addBody(e, b, collider.Shape, model, v.Mul(s.h), speed*s.h, still); err != nil {
 			s.gatherErr = err

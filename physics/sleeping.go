@@ -5,9 +5,9 @@ package physics
 // and, from then on, its pairs keep their manifolds and impulses without a narrow phase and the
 // island is not solved. It wakes when an awake body joins it through a contact, when a kinematic
 // body touching it moves (or the game moves it), when one of its bodies loses every contact, or
-// when the game changes one of its bodies (RigidBody.wakeOrSleepByGame). A step that puts an
-// island to sleep leaves its bodies at the poses its contacts were found at, so the kept manifolds
-// describe them exactly.
+// when the game changes or pushes one of its bodies (RigidBody.wakeOrSleepByGame; the push
+// methods of forces.go clear Sleeping). A step that puts an island to sleep leaves its bodies at
+// the poses its contacts were found at, so the kept manifolds describe them exactly.
 
 // markSleepingIslands decides, before the solve, which islands stay asleep: those whose bodies all
 // slept at the start of the step (in.asleep) and none of whose contacts involves a kinematic body
