@@ -166,6 +166,28 @@ func (bp *BroadPhase) Update(id ProxyID, bounds AABB, displacement mgl64.Vec3) (
 	return true, nil
 }
 
+// SetLayers changes an entry's layer and mask (see ProxyOptions; zero for both means AllLayers).
+// Pairs the new filter refuses disappear at once; pairs it newly allows are found by the next
+// UpdatePairs, which re-queries the entry. Setting the values the entry already has does nothing.
+func (bp *BroadPhase) SetLayers(id ProxyID, layer, mask uint32) error {
+	if err := bp.check(id); err != nil {
+		return err
+	}
+	if layer == 0 && mask == 0 {
+		layer, mask = AllLayers, AllLayers
+	}
+	p := &bp.proxies[id]
+	if p.layer == layer && p.mask == mask {
+		return nil
+	}
+	p.layer, p.mask = layer, mask
+	bp.pairs = slices.DeleteFunc(bp.pairs, func(q Pair) bool {
+		return (q.A == id || q.B == id) && !bp.canPair(q.A, q.B)
+	})
+	bp.markMoved(id)
+	return nil
+}
+
 // FatBounds returns the fat box stored for an entry.
 func (bp *BroadPhase) FatBounds(id ProxyID) (AABB, error) {
 	if err := bp.check(id); err != nil {
