@@ -77,6 +77,12 @@ func TestBroadPhaseMatchesBruteForce(t *testing.T) {
 	for step := 0; step < 40; step++ {
 		for k := range live {
 			e := &live[k]
+			if r.IntN(20) == 0 { // static entries start moving, moving ones stop
+				e.opts.Static = !e.opts.Static
+				if err := bp.SetStatic(e.id, e.opts.Static); err != nil {
+					t.Fatal(err)
+				}
+			}
 			if r.IntN(10) == 0 { // a new filter, the static entries' included
 				e.opts.Layer, e.opts.Mask = uint32(r.IntN(8)), uint32(r.IntN(8))
 				if err := bp.SetLayers(e.id, e.opts.Layer, e.opts.Mask); err != nil {

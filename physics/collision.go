@@ -37,8 +37,10 @@ type proxyRecord struct {
 	seen  uint64 // the step that last saw the owner's collider
 	body  int    // index into collisionWorld.bodies during the step that saw it
 	alive bool
-	// layer and mask are the entry's filter in the broad phase (Collider.layers).
+	// layer and mask are the entry's filter in the broad phase (Collider.layers); static, whether
+	// the broad phase treats it as static (any body that is not dynamic).
 	layer, mask uint32
+	static      bool
 	// query is the collider as the world queries last saw it (query.go).
 	query queryRecord
 }
@@ -139,11 +141,20 @@ func (c *collisionWorld) place(e ecs.Entity, b *RigidBody, collider *Collider, b
 		if _, err := c.broad.Update(id, bounds, displacement); err != nil {
 			return id, withEntity(e, fmt.Errorf("physics: Collider.Shape bounds: %w", err))
 		}
-		if r := &c.proxies[id]; r.layer != layer || r.mask != mask {
+		r := &c.proxies[id]
+		if r.layer != layer || r.mask != mask {
 			if err := c.broad.SetLayers(id, layer, mask); err != nil {
 				return id, fmt.Errorf("physics: %w", err)
 			}
 			r.layer, r.mask = layer, mask
+		}
+		// A body the game turned from static or kinematic into dynamic must pair with static
+		// bodies from now on (and the reverse must stop).
+		if static := b.Kind != Dynamic; r.static != static {
+			if err := c.broad.SetStatic(id, static); err != nil {
+				return id, fmt.Errorf("physics: %w", err)
+			}
+			r.static = static
 		}
 		return id, nil
 	}
@@ -155,7 +166,7 @@ func (c *collisionWorld) place(e ecs.Entity, b *RigidBody, collider *Collider, b
 	for int(id) >= len(c.proxies) {
 		c.proxies = append(c.proxies, proxyRecord{})
 	}
-	c.proxies[id] = proxyRecord{owner: e, alive: true, layer: layer, mask: mask}
+	c.proxies[id] = proxyRecord{owner: e, alive: true, layer: layer, mask: mask, static: b.Kind != Dynamic}
 	return id, nil
 }
 
