@@ -289,8 +289,10 @@ func (sc *queryScratch) gatherCandidates(box collide.AABB) {
 // placed against any collider. Each candidate found through the broad phase is approached by
 // conservative advancement: the shape moves to the plane that separates it from the collider
 // (or, against a triangle mesh or SDF grid, by the distance between them) until the two are
-// within ShapeCastTolerance, so the reported distance is never past the contact. Ties are broken
-// as in CastRay.
+// within ShapeCastTolerance, so the reported distance is never past the contact. An SDF grid's
+// gap is the narrow phase's estimate from sample points of the shape and the grid's interpolated
+// field, so against one the distance is as accurate as that estimate. Ties are broken as in
+// CastRay.
 //
 // It refuses a nil or invalid shape or one of another kind, a non-finite pose (a zero rotation
 // means the identity; others are normalised), a non-finite or zero direction and a negative or
