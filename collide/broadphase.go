@@ -166,6 +166,48 @@ func (bp *BroadPhase) Update(id ProxyID, bounds AABB, displacement mgl64.Vec3) (
 	return true, nil
 }
 
+// SetLayers changes an entry's layer and mask (see ProxyOptions; zero for both means AllLayers).
+// Pairs the new filter refuses disappear at once; pairs it newly allows are found by the next
+// UpdatePairs, which re-queries the entry. Setting the values the entry already has does nothing.
+func (bp *BroadPhase) SetLayers(id ProxyID, layer, mask uint32) error {
+	if err := bp.check(id); err != nil {
+		return err
+	}
+	if layer == 0 && mask == 0 {
+		layer, mask = AllLayers, AllLayers
+	}
+	p := &bp.proxies[id]
+	if p.layer == layer && p.mask == mask {
+		return nil
+	}
+	p.layer, p.mask = layer, mask
+	bp.pairs = slices.DeleteFunc(bp.pairs, func(q Pair) bool {
+		return (q.A == id || q.B == id) && !bp.canPair(q.A, q.B)
+	})
+	bp.markMoved(id)
+	return nil
+}
+
+// SetStatic changes whether an entry is static (see ProxyOptions): pairs of two static entries
+// disappear at once, and an entry that stops being static is re-queried by the next UpdatePairs,
+// which finds its pairs with static entries. Setting the value the entry already has does
+// nothing.
+func (bp *BroadPhase) SetStatic(id ProxyID, static bool) error {
+	if err := bp.check(id); err != nil {
+		return err
+	}
+	p := &bp.proxies[id]
+	if p.static == static {
+		return nil
+	}
+	p.static = static
+	bp.pairs = slices.DeleteFunc(bp.pairs, func(q Pair) bool {
+		return (q.A == id || q.B == id) && !bp.canPair(q.A, q.B)
+	})
+	bp.markMoved(id)
+	return nil
+}
+
 // FatBounds returns the fat box stored for an entry.
 func (bp *BroadPhase) FatBounds(id ProxyID) (AABB, error) {
 	if err := bp.check(id); err != nil {

@@ -77,6 +77,18 @@ func TestBroadPhaseMatchesBruteForce(t *testing.T) {
 	for step := 0; step < 40; step++ {
 		for k := range live {
 			e := &live[k]
+			if r.IntN(20) == 0 { // static entries start moving, moving ones stop
+				e.opts.Static = !e.opts.Static
+				if err := bp.SetStatic(e.id, e.opts.Static); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if r.IntN(10) == 0 { // a new filter, the static entries' included
+				e.opts.Layer, e.opts.Mask = uint32(r.IntN(8)), uint32(r.IntN(8))
+				if err := bp.SetLayers(e.id, e.opts.Layer, e.opts.Mask); err != nil {
+					t.Fatal(err)
+				}
+			}
 			if e.opts.Static {
 				continue
 			}
@@ -182,6 +194,23 @@ func TestBroadPhaseStaticAndLayers(t *testing.T) {
 	}
 	if _, err := bp.Update(d2, box, mgl64.Vec3{math.NaN(), 0, 0}); err == nil || !containsField(err, "displacement") {
 		t.Fatalf("NaN displacement: %v", err)
+	}
+	// d3 joins layer 1 and sees layer 2: it pairs with d2 from the next UpdatePairs on; then it
+	// leaves layer 1 and its pair with d2 goes at once.
+	if err := bp.SetLayers(d3, 1, 2); err != nil {
+		t.Fatal(err)
+	}
+	if got := bp.UpdatePairs(); !slices.Contains(got, Pair{d2, d3}) {
+		t.Fatalf("after SetLayers(d3, 1, 2): pairs %v, want {d2, d3} among them", got)
+	}
+	if err := bp.SetLayers(d3, 4, 2); err != nil {
+		t.Fatal(err)
+	}
+	if got := bp.Pairs(); slices.Contains(got, Pair{d2, d3}) {
+		t.Fatalf("after SetLayers(d3, 4, 2): pairs %v still hold {d2, d3}", got)
+	}
+	if err := bp.SetLayers(d1, 1, 1); err == nil || !containsField(err, "ProxyID") {
+		t.Fatalf("SetLayers on a removed entry: %v", err)
 	}
 }
 

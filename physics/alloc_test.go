@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/go-gl/mathgl/mgl64"
+	"github.com/stagger-physics/stagger/collide"
 	"github.com/stagger-physics/stagger/ecs"
 )
 
@@ -81,5 +82,74 @@ func TestWarmStepDoesNotAllocate(t *testing.T) {
 				t.Fatalf("a warm step allocates %v times", allocs)
 			}
 		})
+	}
+}
+
+// TestWarmQueriesDoNotAllocate: on the stacks of TestWarmStepDoesNotAllocate, with a sensor over
+// one stack and a contact filter installed, a warm step still allocates nothing, and neither does
+// a warm CastRay, CastShape or Overlap, the first query after each step (which refreshes the
+// broad phase) included.
+func TestWarmQueriesDoNotAllocate(t *testing.T) {
+	const h = 0.01
+	cfg := DefaultConfig()
+	cfg.Workers = 2
+	cfg.SleepTime = 0
+	app := newTestApp(t, h, cfg)
+	spawnGround(t, app.World, mgl64.Vec3{0, 0, 1}, 0.8)
+	for i := 0; i < 24; i++ {
+		for j := 0; j < 3; j++ {
+			spawnCube(t, app.World, mgl64.Vec3{2 * float64(i%6), 2 * float64(i/6), 0.5 + float64(j)}, mgl64.QuatIdent(), 0.8)
+		}
+	}
+	box, err := collide.NewBox(mgl64.Vec3{0.8, 0.8, 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Spawn(app.World, NewStatic(mgl64.Vec3{0, 0, 1.5}), Collider{Shape: box, Sensor: true}); err != nil {
+		t.Fatal(err)
+	}
+	sim, _ := SimulationOf(app.World)
+	sim.SetContactFilter(func(a, b ecs.Entity) bool { return true })
+	ball, err := collide.NewSphere(0.3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	hits := 0
+	visit := func(ecs.Entity) bool { hits++; return true }
+	tick := uint64(0)
+	query := func() {
+		if _, ok, err := sim.CastRay(mgl64.Vec3{2.1, 0.1, 10}, mgl64.Vec3{0, 0, -1}, 100, QueryFilter{}); err != nil || !ok {
+			t.Fatalf("CastRay: %v, %v", ok, err)
+		}
+		if _, ok, err := sim.CastShape(ball, collide.Pose{Position: mgl64.Vec3{4, 0, 10}}, mgl64.Vec3{0, 0, -1}, 100, QueryFilter{}); err != nil || !ok {
+			t.Fatalf("CastShape: %v, %v", ok, err)
+		}
+		if err := sim.Overlap(ball, collide.Pose{Position: mgl64.Vec3{6, 0, 0.5}}, QueryFilter{Sensors: true}, visit); err != nil {
+			t.Fatal(err)
+		}
+	}
+	step := func() {
+		tick++
+		if err := sim.Step(h, tick); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for i := 0; i < 100; i++ {
+		step()
+		query()
+	}
+	if st := sim.Stats(); st.Islands != 24 {
+		t.Fatalf("%+v: want 24 islands solved", st)
+	}
+	if a := testing.AllocsPerRun(20, step); a != 0 {
+		t.Errorf("a warm step with a sensor and a contact filter allocates %v times", a)
+	}
+	if a := testing.AllocsPerRun(20, func() { step(); query() }); a != 0 {
+		t.Errorf("a warm step and the queries after it allocate %v times", a)
+	}
+	if a := testing.AllocsPerRun(100, func() {
+		_, _, _ = sim.CastRay(mgl64.Vec3{2.1, 0.1, 10}, mgl64.Vec3{0, 0, -1}, 100, QueryFilter{})
+	}); a != 0 {
+		t.Errorf("a warm CastRay allocates %v times", a)
 	}
 }

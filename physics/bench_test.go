@@ -101,3 +101,56 @@ func BenchmarkStepPiles(b *testing.B) {
 	b.ReportMetric(float64(sim.Stats().Islands), "islands")
 	b.ReportMetric(float64(sim.Stats().Contacts), "contacts")
 }
+
+// queryBenchWorld spawns 1,000 boxes in free flight over a ground, 2 m apart on a 32 × 32 grid,
+// and steps once.
+func queryBenchWorld(b *testing.B) *Simulation {
+	app := newTestApp(b, 0.01, DefaultConfig())
+	spawnGround(b, app.World, mgl64.Vec3{0, 0, 1}, 0.8)
+	box, err := collide.NewBox(mgl64.Vec3{0.5, 0.3, 0.1})
+	if err != nil {
+		b.Fatal(err)
+	}
+	for i := 0; i < 1000; i++ {
+		body := NewDynamic(mgl64.Vec3{2 * float64(i%32), 2 * float64(i/32), 10}, 500)
+		body.AngularVelocity = mgl64.Vec3{0.1, 5, 0.2 * float64(i%7)}
+		if _, err := Spawn(app.World, body, Collider{Shape: box}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	if err := app.StepFixed(); err != nil {
+		b.Fatal(err)
+	}
+	sim, _ := SimulationOf(app.World)
+	return sim
+}
+
+// BenchmarkCastRay casts rays down onto the 1,000 boxes of queryBenchWorld, each from a different
+// point, with the queries already refreshed: the cost of one CastRay through the broad phase.
+func BenchmarkCastRay(b *testing.B) {
+	sim := queryBenchWorld(b)
+	if err := sim.RefreshQueries(); err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		o := mgl64.Vec3{float64(i%64) + 0.1, float64(i/64%64) + 0.1, 20}
+		if _, _, err := sim.CastRay(o, mgl64.Vec3{0.01, 0, -1}, 100, QueryFilter{}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkRefreshQueries is the pass over the bodies that the first query after each step makes,
+// on the 1,000 moving boxes of queryBenchWorld.
+func BenchmarkRefreshQueries(b *testing.B) {
+	sim := queryBenchWorld(b)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if err := sim.RefreshQueries(); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -27,6 +27,8 @@ type collisionBody struct {
 	// kinematic one at rest that the game has not moved, or a dynamic one asleep. A pair of still
 	// bodies keeps last step's manifold.
 	still bool
+	// sensor: the collider is a sensor (Collider.Sensor), whose pairs report overlaps only.
+	sensor bool
 }
 
 // proxyRecord is the collision world's record of one broad-phase entry, indexed by ProxyID.
@@ -35,6 +37,12 @@ type proxyRecord struct {
 	seen  uint64 // the step that last saw the owner's collider
 	body  int    // index into collisionWorld.bodies during the step that saw it
 	alive bool
+	// layer and mask are the entry's filter in the broad phase (Collider.layers); static, whether
+	// the broad phase treats it as static (any body that is not dynamic).
+	layer, mask uint32
+	static      bool
+	// query is the collider as the world queries last saw it (query.go).
+	query queryRecord
 }
 
 // pairState is one broad-phase pair (A < B by proxy id) and what it keeps from step to step: the
@@ -43,7 +51,10 @@ type proxyRecord struct {
 type pairState struct {
 	pair           collide.Pair
 	ownerA, ownerB ecs.Entity
-	manifold       collide.Manifold
+	// sensor: one side is a sensor, so the pair reports an overlap (a manifold with a gap <= 0)
+	// and no contact.
+	sensor   bool
+	manifold collide.Manifold
 	// alpha and friction are the normal impulses and the world-frame friction impulses of the
 	// manifold's points after the last solve.
 	alpha    [collide.MaxManifoldPoints]float64
@@ -92,7 +103,8 @@ func (c *collisionWorld) begin(h float64) {
 // addBody places entity e's collider for this step, adding or updating its broad-phase entry.
 // displacement is the body's expected motion over the step and sweep a bound on how far any of
 // its points can move (see sweepBound).
-func (c *collisionWorld) addBody(e ecs.Entity, b *RigidBody, shape collide.Shape, model int, displacement mgl64.Vec3, sweep float64, still bool) error {
+func (c *collisionWorld) addBody(e ecs.Entity, b *RigidBody, collider *Collider, model int, displacement mgl64.Vec3, sweep float64, still bool) error {
+	shape := collider.Shape
 	pose := collide.Pose{Position: b.Position, Rotation: b.Orientation}
 	bounds := shape.Bounds(pose)
 	if b.Kind == Static {
@@ -105,22 +117,9 @@ func (c *collisionWorld) addBody(e ecs.Entity, b *RigidBody, shape collide.Shape
 		}
 		sweep += spin * 0.5 * bounds.Max.Sub(bounds.Min).Len() * c.h
 	}
-	id, ok := c.proxyOf[e]
-	if ok {
-		if _, err := c.broad.Update(id, bounds, displacement); err != nil {
-			return withEntity(e, fmt.Errorf("physics: Collider.Shape bounds: %w", err))
-		}
-	} else {
-		var err error
-		id, err = c.broad.Add(bounds, collide.ProxyOptions{Static: b.Kind != Dynamic})
-		if err != nil {
-			return withEntity(e, fmt.Errorf("physics: Collider.Shape bounds: %w", err))
-		}
-		c.proxyOf[e] = id
-		for int(id) >= len(c.proxies) {
-			c.proxies = append(c.proxies, proxyRecord{})
-		}
-		c.proxies[id] = proxyRecord{owner: e, alive: true}
+	id, err := c.place(e, b, collider, bounds, displacement)
+	if err != nil {
+		return err
 	}
 	c.proxies[id].seen = c.step
 	c.proxies[id].body = len(c.bodies)
@@ -131,8 +130,49 @@ func (c *collisionWorld) addBody(e ecs.Entity, b *RigidBody, shape collide.Shape
 	c.bodies = append(c.bodies, collisionBody{
 		entity: e, body: b, shape: shape, pose: pose, model: model, proxy: id,
 		material: [2]float64{b.Friction, b.Restitution}, sweep: sweep, reach: far.Len(), still: still,
+		sensor: collider.Sensor,
 	})
 	return nil
+}
+
+// place gives entity e's collider the tight box bounds in the broad phase, stretched by
+// displacement, adding its entry if it has none, and brings the entry's layers up to date. It
+// returns the entry. The step (addBody) and the world queries (refreshBody) both place colliders
+// this way, so a query between steps leaves the broad phase as the next step would.
+func (c *collisionWorld) place(e ecs.Entity, b *RigidBody, collider *Collider, bounds collide.AABB, displacement mgl64.Vec3) (collide.ProxyID, error) {
+	layer, mask := collider.layers()
+	id, ok := c.proxyOf[e]
+	if ok {
+		if _, err := c.broad.Update(id, bounds, displacement); err != nil {
+			return id, withEntity(e, fmt.Errorf("physics: Collider.Shape bounds: %w", err))
+		}
+		r := &c.proxies[id]
+		if r.layer != layer || r.mask != mask {
+			if err := c.broad.SetLayers(id, layer, mask); err != nil {
+				return id, fmt.Errorf("physics: %w", err)
+			}
+			r.layer, r.mask = layer, mask
+		}
+		// A body the game turned from static or kinematic into dynamic must pair with static
+		// bodies from now on (and the reverse must stop).
+		if static := b.Kind != Dynamic; r.static != static {
+			if err := c.broad.SetStatic(id, static); err != nil {
+				return id, fmt.Errorf("physics: %w", err)
+			}
+			r.static = static
+		}
+		return id, nil
+	}
+	id, err := c.broad.Add(bounds, collide.ProxyOptions{Static: b.Kind != Dynamic, Layer: layer, Mask: mask})
+	if err != nil {
+		return id, withEntity(e, fmt.Errorf("physics: Collider.Shape bounds: %w", err))
+	}
+	c.proxyOf[e] = id
+	for int(id) >= len(c.proxies) {
+		c.proxies = append(c.proxies, proxyRecord{})
+	}
+	c.proxies[id] = proxyRecord{owner: e, alive: true, layer: layer, mask: mask, static: b.Kind != Dynamic}
+	return id, nil
 }
 
 // prune removes the broad-phase entries of colliders this step did not see (despawned entities,
@@ -163,7 +203,11 @@ func (c *collisionWorld) prune() error {
 // each pair's narrow phase looks further by how far its two bodies can move in the step, so a fast
 // body meets its speculative contact before it could pass through (the gap term then lets it close
 // exactly the gap).
-func (c *collisionWorld) findPairs(margin float64) {
+//
+// The broad phase has already applied the colliders' layers. A pair of two sensors is dropped, a
+// pair with one sensor is marked as a sensor pair, and filter (nil: none) is asked about every
+// remaining pair, in pair order on the calling goroutine (see ContactFilter).
+func (c *collisionWorld) findPairs(margin float64, filter ContactFilter) {
 	candidates := c.broad.UpdatePairs()
 	c.pairs, c.spare = c.spare[:0], c.pairs
 	old := c.spare
@@ -175,11 +219,18 @@ func (c *collisionWorld) findPairs(margin float64) {
 		if a.model < 0 && b.model < 0 {
 			continue // kinematic–kinematic or kinematic–static: nothing to solve
 		}
+		if a.sensor && b.sensor {
+			continue // sensors detect colliders, not one another
+		}
+		if filter != nil && !callFilter(filter, a.entity, b.entity) {
+			continue
+		}
+		sensor := a.sensor || b.sensor
 		for j < len(old) && pairLess(old[j].pair, pr) {
 			j++
 		}
 		prev := -1
-		if j < len(old) && old[j].pair == pr && old[j].ownerA == a.entity && old[j].ownerB == b.entity {
+		if j < len(old) && old[j].pair == pr && old[j].ownerA == a.entity && old[j].ownerB == b.entity && old[j].sensor == sensor {
 			prev = j
 		}
 		if a.still && b.still {
@@ -189,7 +240,7 @@ func (c *collisionWorld) findPairs(margin float64) {
 			}
 			continue
 		}
-		c.pairs = append(c.pairs, pairState{pair: pr, ownerA: a.entity, ownerB: b.entity})
+		c.pairs = append(c.pairs, pairState{pair: pr, ownerA: a.entity, ownerB: b.entity, sensor: sensor})
 		c.narrow.add(len(c.pairs)-1, prev)
 	}
 }
@@ -211,6 +262,9 @@ func (c *collisionWorld) listContacts(out *contactList) {
 	out.reset()
 	for p := range c.pairs {
 		st := &c.pairs[p]
+		if st.sensor {
+			continue
+		}
 		a, b := &c.bodies[c.proxies[st.pair.A].body], &c.bodies[c.proxies[st.pair.B].body]
 		friction := combineFriction(a.material[0], b.material[0])
 		restitution := combineRestitution(a.material[1], b.material[1])

@@ -34,7 +34,7 @@ func (p ContactPhase) String() string {
 }
 
 // ContactEvent is sent through ecs.Events[ContactEvent] after each fixed step for every pair of
-// entities that touches, or stopped touching, in that step. A pair touches when one of its contact
+// entities that touches, or stopped touching, in that step (sensors send SensorEvents instead). A pair touches when one of its contact
 // points carries a normal impulse or lies within Config.RestingGap; speculative contacts that the
 // solve left open do not count. Events of a step come in a deterministic order, sorted by (A, B).
 type ContactEvent struct {
@@ -61,6 +61,9 @@ func (ce *contactEvents) emit(s *Simulation, out *ecs.Events[ContactEvent]) {
 	ce.cur = ce.cur[:0]
 	for i := range s.collision.pairs {
 		st := &s.collision.pairs[i]
+		if st.sensor {
+			continue
+		}
 		ev := ContactEvent{A: st.ownerA, B: st.ownerB}
 		flip := compareEntities(st.ownerB, st.ownerA) < 0
 		if flip {

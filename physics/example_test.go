@@ -80,3 +80,50 @@ func ExampleRigidBody_ApplyImpulse() {
 	// after the kick: v = [2.00 0.00 0.00] m/s
 	// after 1 s of thrust: v = [2.00 1.00 0.00] m/s, height 10.00 m
 }
+
+// A ray cast from above finds the crate resting on the ground, and a sensor volume on the ground
+// reports the ball that rolls through it (it slows as friction turns its slide into rolling); the
+// ball rolls on as if the sensor were not there.
+func ExampleSimulation_CastRay() {
+	app, err := ecs.NewApp(0.01, 5)
+	if err != nil {
+		panic(err)
+	}
+	if err := app.AddPlugin(physics.NewPlugin(physics.DefaultConfig())); err != nil {
+		panic(err)
+	}
+	ground, _ := collide.NewHalfSpace(mgl64.Vec3{0, 0, 1}, 0)
+	if _, err := physics.Spawn(app.World, physics.NewStatic(mgl64.Vec3{}), physics.Collider{Shape: ground}); err != nil {
+		panic(err)
+	}
+	box, _ := collide.NewBox(mgl64.Vec3{0.5, 0.5, 0.25})
+	crate, _ := physics.Spawn(app.World, physics.NewDynamic(mgl64.Vec3{0, 0, 0.25}, 500), physics.Collider{Shape: box})
+	zone, _ := collide.NewBox(mgl64.Vec3{0.5, 2, 1})
+	trigger, _ := physics.Spawn(app.World, physics.NewStatic(mgl64.Vec3{4, 0, 1}), physics.Collider{Shape: zone, Sensor: true})
+	sphere, _ := collide.NewSphere(0.2)
+	b := physics.NewDynamic(mgl64.Vec3{2, 0, 0.2}, 1000)
+	b.LinearVelocity = mgl64.Vec3{2, 0, 0}
+	ball, _ := physics.Spawn(app.World, b, physics.Collider{Shape: sphere})
+
+	sim, _ := physics.SimulationOf(app.World)
+	hit, ok, err := sim.CastRay(mgl64.Vec3{0.1, 0.2, 10}, mgl64.Vec3{0, 0, -1}, 100, physics.QueryFilter{})
+	if err != nil {
+		panic(err)
+	}
+	fmt.Printf("ray: hit %v, the crate %v, %.2f m down, normal %.0f\n", ok, hit.Entity == crate, hit.Distance, hit.Normal)
+
+	events, _ := ecs.GetResource[ecs.Events[physics.SensorEvent]](app.World)
+	var reader ecs.EventReader[physics.SensorEvent]
+	for i := 0; i < 300; i++ {
+		if err := app.StepFixed(); err != nil {
+			panic(err)
+		}
+		reader.Read(events, func(ev physics.SensorEvent) {
+			fmt.Printf("%.2f s: the ball %v the trigger %v\n", float64(i+1)*0.01, ev.Phase, ev.Sensor == trigger && ev.Other == ball)
+		})
+	}
+	// Output:
+	// ray: hit true, the crate true, 9.50 m down, normal [0 0 1]
+	// 0.91 s: the ball began the trigger true
+	// 1.89 s: the ball ended the trigger true
+}

@@ -96,6 +96,11 @@ func (np *narrowPhase) collide(jb *narrowJob) {
 	var prev *pairState
 	var prevManifold *collide.Manifold
 	look := np.margin + a.sweep + b.sweep
+	if st.sensor {
+		// A sensor reports overlap only: with no look-ahead, a manifold means a gap <= 0
+		// (docs/architecture.md, Layers, sensors and filters).
+		look = 0
+	}
 	if jb.prev >= 0 {
 		prev = &c.spare[jb.prev]
 		prevManifold = &prev.manifold

@@ -8,8 +8,9 @@ import (
 const StepSystemName = "physics.step"
 
 // Plugin registers the physics components (RigidBody, Collider), the *Simulation resource, the
-// ecs.Events[ContactEvent] resource, and the fixed-update system that steps the simulation with
-// the App's fixed step and then sends the step's contact events.
+// ecs.Events[ContactEvent] and ecs.Events[SensorEvent] resources, and the fixed-update system that
+// steps the simulation with the App's fixed step and then sends the step's contact and sensor
+// events.
 type Plugin struct {
 	Config Config
 }
@@ -34,7 +35,11 @@ func (p *Plugin) Build(app *ecs.App) error {
 	if err := ecs.AddEvent[ContactEvent](app); err != nil {
 		return err
 	}
+	if err := ecs.AddEvent[SensorEvent](app); err != nil {
+		return err
+	}
 	var events contactEvents
+	var sensors sensorEvents
 	return app.AddSystem(ecs.FixedUpdate, StepSystemName, func(w *ecs.World) error {
 		t, ok := ecs.GetResource[ecs.FixedTime](w)
 		if !ok {
@@ -48,6 +53,11 @@ func (p *Plugin) Build(app *ecs.App) error {
 			return fieldError("ecs.Events[physics.ContactEvent]", "resource is missing")
 		}
 		events.emit(sim, out)
+		sensorOut, ok := ecs.GetResource[ecs.Events[SensorEvent]](w)
+		if !ok {
+			return fieldError("ecs.Events[physics.SensorEvent]", "resource is missing")
+		}
+		sensors.emit(sim, sensorOut)
 		return nil
 	})
 }

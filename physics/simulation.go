@@ -39,6 +39,13 @@ type Simulation struct {
 	// the stages.
 	workers int
 	pool    *workerPool
+
+	// filter is the game's contact filter (SetContactFilter), nil for none.
+	filter ContactFilter
+	// stepping is set while Step runs, when the world queries refuse to run.
+	stepping bool
+	// queries holds the world queries' state (query.go).
+	queries queryState
 }
 
 // NewSimulation returns a simulation of world's bodies. RigidBody and Collider must be registered.
@@ -70,6 +77,7 @@ func NewSimulation(world *ecs.World, config Config) (*Simulation, error) {
 		runtime.AddCleanup(s, func(p *workerPool) { p.stop() }, s.pool)
 	}
 	s.gatherFn = s.gatherBody
+	s.queries.init(s)
 	return s, nil
 }
 
@@ -92,6 +100,9 @@ func (s *Simulation) Step(h float64, tick uint64) error {
 		return fieldError("step h", "must be finite and > 0, got %v", h)
 	}
 	s.h = h
+	s.stepping = true
+	defer s.endStep()
+	s.queries.stale = true
 	s.collision.begin(h)
 	if err := s.gather(); err != nil {
 		return err
@@ -105,7 +116,7 @@ func (s *Simulation) Step(h float64, tick uint64) error {
 		s.models[i].PredictVelocity(h, s.config.Gravity, s.layout.Span(s.qdotP, i))
 	}
 	broadStart := time.Now()
-	s.collision.findPairs(s.config.ContactMargin)
+	s.collision.findPairs(s.config.ContactMargin, s.filter)
 	narrowStart := time.Now()
 	if err := s.collision.collidePairs(s.pool, s.workers, &s.contacts); err != nil {
 		return err
@@ -166,6 +177,9 @@ func (s *Simulation) Step(h float64, tick uint64) error {
 	s.stats.Elapsed = time.Since(start)
 	return nil
 }
+
+// endStep marks the end of Step, successful or not.
+func (s *Simulation) endStep() { s.stepping = false }
 
 // gather validates every body and loads the dynamic ones into models, in query order.
 func (s *Simulation) gather() error {
@@ -235,7 +249,7 @@ func (s *Simulation) gatherBody(e ecs.Entity, b *RigidBody) {
 				speed += b.force.Len() / b.Mass * s.h
 			}
 		}
-		if err := s.collision.addBody(e, b, collider.Shape, model, v.Mul(s.h), speed*s.h, still); err != nil {
+		if err := s.collision.addBody(e, b, collider, model, v.Mul(s.h), speed*s.h, still); err != nil {
 			s.gatherErr = err
 		}
 	}
@@ -280,9 +294,13 @@ type ContactPoint struct {
 }
 
 // Contacts calls visit for every contact point of the last step, in a deterministic order.
+// Sensors have no contact points (see SensorEvent).
 func (s *Simulation) Contacts(visit func(ContactPoint)) {
 	for i := range s.collision.pairs {
 		st := &s.collision.pairs[i]
+		if st.sensor {
+			continue
+		}
 		for k := 0; k < st.manifold.Count; k++ {
 			c := &st.manifold.Points[k]
 			visit(ContactPoint{
