@@ -163,3 +163,47 @@ func TestCheckerPanicMessages(t *testing.T) {
 		t.Errorf("valid input: panic %q, report %v", got, rep)
 	}
 }
+
+// TestAddBlockRefusesHugeSizes checks that a block size beyond MaxBlockSize allocates no dense
+// inverse mass (it would need size² entries) and that Solve then refuses the problem naming the
+// block and the size, as it refuses a size that is not positive.
+func TestAddBlockRefusesHugeSizes(t *testing.T) {
+	for _, c := range []struct {
+		size int
+		want string
+	}{
+		{1 << 40, fmt.Sprintf("solver: block 1: Size must be at most MaxBlockSize (%d), got %d", MaxBlockSize, 1<<40)},
+		{MaxBlockSize + 1, fmt.Sprintf("solver: block 1: Size must be at most MaxBlockSize (%d), got %d", MaxBlockSize, MaxBlockSize+1)},
+		{-3, "solver: block 1: Size is not positive"},
+	} {
+		var p Problem
+		p.AddBlock(6)
+		before := testing.AllocsPerRun(1, func() {})
+		var idx int
+		allocs := testing.AllocsPerRun(1, func() {
+			p.Reset()
+			p.AddBlock(6)
+			idx = p.AddBlock(c.size)
+		})
+		eye := make([]float64, 36)
+		for i := 0; i < 6; i++ {
+			eye[7*i] = 1
+		}
+		if err := p.SetInvMass(0, eye); err != nil {
+			t.Fatal(err)
+		}
+		if idx != 1 || p.NumDoF() != 6 || allocs > before+4 {
+			t.Errorf("size %d: index %d, %d DoFs, %v allocations", c.size, idx, p.NumDoF(), allocs)
+		}
+		var res Result
+		err := (&Solver{}).Solve(&p, &res)
+		if err == nil || err.Error() != c.want {
+			t.Errorf("size %d: Solve error %v, want %q", c.size, err, c.want)
+		}
+	}
+	var p Problem
+	p.AddBlock(MaxBlockSize)
+	if got := p.BlockAt(0).Size; got != MaxBlockSize {
+		t.Errorf("MaxBlockSize block has Size %d", got)
+	}
+}

@@ -18,7 +18,15 @@ type Block struct {
 	Offset int
 	Size   int
 	minv   int // start of the row-major Size×Size inverse-mass block in Problem.minv
+	// refused is the size AddBlock was asked for when it was outside [1, MaxBlockSize]; the block
+	// then has Size 0 and Validate names it.
+	refused int
 }
+
+// MaxBlockSize is the largest body block AddBlock accepts, in DoFs. A block stores a dense
+// Size×Size inverse mass, so the bound keeps one bad size from allocating without limit; a rigid
+// body has 6 DoFs and a reduced deformable body 6 + r with r of a few tens.
+const MaxBlockSize = 1024
 
 // Contact is one contact point between body A and body B, with the normal n̂ pointing from A to B
 // (docs/architecture.md, Sign conventions). BodyA or BodyB is -1 when that side is static or kinematic: it
@@ -86,10 +94,12 @@ func (p *Problem) Reset() {
 }
 
 // AddBlock appends a body block of size DoFs and returns its index. Its inverse-mass block is
-// zero until set with SetMass or SetInvMass; its entries of QdotP and QdotT are zeroed.
+// zero until set with SetMass or SetInvMass; its entries of QdotP and QdotT are zeroed. A size
+// outside [1, MaxBlockSize] adds an empty block, which Validate (and so Solve) reports by index.
 func (p *Problem) AddBlock(size int) int {
 	b := Block{Offset: p.ndof, Size: size, minv: len(p.minv)}
-	if size < 0 {
+	if size < 1 || size > MaxBlockSize {
+		b.refused = size
 		size = 0
 		b.Size = 0
 	}
@@ -237,6 +247,9 @@ func (p *Problem) Validate() error {
 	for b, bl := range p.blocks {
 		n := bl.Size
 		if n == 0 {
+			if bl.refused > MaxBlockSize {
+				return &InputError{Item: "block", Index: b, Field: "Size", Reason: fmt.Sprintf("must be at most MaxBlockSize (%d), got %d", MaxBlockSize, bl.refused)}
+			}
 			return &InputError{Item: "block", Index: b, Field: "Size", Reason: "is not positive"}
 		}
 		m := p.minv[bl.minv : bl.minv+n*n]
