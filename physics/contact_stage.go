@@ -353,6 +353,7 @@ func (wk *islandWorker) addContact(cs *contactStage, k int) {
 	n := c.normal
 	t1, t2 := cs.tangents[k][0], cs.tangents[k][1]
 	b := gapTerm(c.gap, in.h, in.config)
+	var bt [2]float64
 	sides := [2]*contactSide{&c.a, &c.b}
 	blocks := [2]int{-1, -1}
 	for s, side := range sides {
@@ -365,11 +366,17 @@ func (wk *islandWorker) addContact(cs *contactStage, k int) {
 			continue
 		}
 		if side.kinematic {
-			// A kinematic side's known point velocity enters the constant term.
+			// A kinematic side's known point velocity enters the constant terms, its normal part
+			// the normal row's and its tangential part the friction rows' (solver.Contact.BT), so
+			// that what rests on a moving platform is carried with it.
 			b += sign * n.Dot(side.velocity)
+			bt[0] += sign * t1.Dot(side.velocity)
+			bt[1] += sign * t2.Dot(side.velocity)
 		}
 	}
 	idx := wk.problem.AddContact(blocks[0], blocks[1], b, c.friction, c.restitution)
+	con := wk.problem.Contact(idx)
+	con.BT = bt
 	dirs := [3]mgl64.Vec3{n, t1, t2}
 	for s, side := range sides {
 		if side.model < 0 {
@@ -384,7 +391,7 @@ func (wk *islandWorker) addContact(cs *contactStage, k int) {
 	if in.config.ColdStart {
 		return
 	}
-	con := wk.problem.Contact(idx)
+	con = wk.problem.Contact(idx)
 	con.WarmNormal = c.warm.normal
 	f := c.warm.friction
 	con.WarmFriction = [2]float64{f.Dot(t1), f.Dot(t2)}
