@@ -110,3 +110,49 @@ func TestTangentOffsetValidated(t *testing.T) {
 		}
 	}
 }
+
+// Random problems with tangential offsets on a third of their contacts, under the
+// friction models and the pipeline's preset: every answer is contact-exact, and a converged one
+// is the fixed point (eq. 26) as the checker measures it with the offsets.
+func TestRandomTangentOffsets(t *testing.T) {
+	converged := 0
+	for _, md := range append(models, gameModels()...) {
+		for seed := uint64(1); seed <= 3; seed++ {
+			var p Problem
+			rng := newRand(seed + 20) // TestRandomStaggered's problems
+			randomProblem(&p, rng, []int{6, 9}, 50, 200)
+			offsets := 0
+			for k := 0; k < p.NumContacts(); k++ {
+				// A third of the contacts (not only those with a static side: the solver takes BT
+				// as any known tangential velocity, a conveyor belt's say).
+				if c := p.Contact(k); rng.IntN(3) == 0 {
+					c.BT = [2]float64{0.5 * rng.NormFloat64(), 0.5 * rng.NormFloat64()}
+					offsets++
+				}
+			}
+			if offsets == 0 {
+				t.Fatalf("seed %d: no contact with a static side", seed)
+			}
+			o := md.opts
+			o.MaxIters = 100
+			var res Result
+			if err := mustSolver(t, o).Solve(&p, &res); err != nil {
+				t.Fatal(err)
+			}
+			if rep := CheckContact(&p, res.Alpha, res.Friction, res.Qdot); rep.Worst > 1e-9*res.Stats.Scale || !res.Stats.ContactExact {
+				t.Errorf("%s seed %d: %v", md.name, seed, rep)
+			}
+			t.Logf("%s seed %d: %d offsets, iters %d conv %v rel %.2g", md.name, seed, offsets, res.Stats.Iterations, res.Stats.Converged, res.Stats.RelErr)
+			if !res.Stats.Converged {
+				continue // random problems need not have a fixed point the loop reaches (TestRandomStaggered)
+			}
+			converged++
+			if fp := CheckFixedPoint(&p, spec(o), res.Alpha, res.Friction, res.Qdot); fp.Worst > 1e-5*res.Stats.Scale {
+				t.Errorf("%s seed %d converged (%d iters, rel %.2g) but %v", md.name, seed, res.Stats.Iterations, res.Stats.RelErr, fp)
+			}
+		}
+	}
+	if converged < 6 {
+		t.Errorf("%d of 12 solves converged, want at least 6 fixed points to check", converged)
+	}
+}
