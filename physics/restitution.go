@@ -18,8 +18,10 @@ import (
 //     approach faster than the threshold at u and close within the step are solved alone with
 //     n̂ᵀ(relative velocity) ≥ 0 (compression), and each then receives e_k times its compression
 //     impulse again (restitution, Poisson's law); u takes the result, and rounds repeat while
-//     contacts approach fast (a ball that hits a box on the ground sends the box into the ground
-//     in the next round; a Newton's cradle passes its impulse on one ball a round);
+//     contacts approach fast (a ball that hits a box on the ground sends the box into the ground,
+//     off which it bounces in the next round if that contact has restitution, or which stops it
+//     in the final solve if not, as in Box2D's restitution pass; a Newton's cradle passes its
+//     impulse on one ball a round);
 //  3. the island is solved once more from u with no restitution, which stops whatever the rounds
 //     left approaching (slower than the threshold) and settles the contacts that rest.
 //
@@ -63,7 +65,7 @@ type restitutionScratch struct {
 
 // bounceCandidates reports whether any of the island's contacts bounces in the first round: its
 // restitution is positive, its approach speed at q̇ᵗ exceeds the threshold and it closes within the
-// step at its approach speed at q̇ᴾ. It leaves them, and their targets, in rs.active and rs.target.
+// step at its approach speed at q̇ᴾ. It leaves them in rs.active and their e in rs.restitution.
 func (wk *islandWorker) bounceCandidates(cs *contactStage, contacts []int) bool {
 	in := &cs.in
 	p, rs := &wk.problem, &wk.restitution

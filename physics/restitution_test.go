@@ -280,3 +280,29 @@ func TestBouncesAreDeterministicAcrossWorkers(t *testing.T) {
 		t.Fatalf("%d island bounces in 1.2 s, want every ball to have bounced", bounced)
 	}
 }
+
+// A ball dropped on a kinematic platform rising at 1 m/s bounces off the platform's moving surface:
+// its velocity relative to the platform is reversed and scaled by e.
+func TestBounceOffMovingPlatform(t *testing.T) {
+	const e, up = 0.8, 1.0
+	app := newTestApp(t, bounceStep, DefaultConfig())
+	platform := spawnPlatform(t, app.World, mgl64.Vec3{1, 1, 0.1}, mgl64.Vec3{}, mgl64.Vec3{0, 0, up}, mgl64.Vec3{}, 0.5)
+	pb, _ := ecs.Get[RigidBody](app.World, platform)
+	pb.Restitution = e
+	ball := spawnBall(t, app.World, mgl64.Vec3{0, 0, 2}, mgl64.Vec3{}, 0.5, e)
+	g := DefaultConfig().Gravity
+	prev := bodyOf(t, app.World, ball)
+	for i := 0; i < 60; i++ {
+		stepN(t, app, 1)
+		b := bodyOf(t, app.World, ball)
+		if b.LinearVelocity[2] > up {
+			pre := prev.LinearVelocity.Add(g.Mul(bounceStep))[2]
+			if want := up + e*(up-pre); math.Abs(b.LinearVelocity[2]-want) > 1e-6*want {
+				t.Fatalf("the ball leaves at %.6f m/s, want 1 + e(1 − %.6f) = %.6f m/s", b.LinearVelocity[2], pre, want)
+			}
+			return
+		}
+		prev = b
+	}
+	t.Fatal("the ball never bounced off the platform")
+}
