@@ -153,3 +153,37 @@ func TestWarmQueriesDoNotAllocate(t *testing.T) {
 		t.Errorf("a warm CastRay allocates %v times", a)
 	}
 }
+
+// TestWarmBounceDoesNotAllocate steps 24 elastic balls bouncing on the ground at different
+// heights, so that some bounce in most steps: once warm, the collision rounds allocate nothing.
+func TestWarmBounceDoesNotAllocate(t *testing.T) {
+	const h = 0.01
+	cfg := DefaultConfig()
+	cfg.Workers = 2
+	app := newTestApp(t, h, cfg)
+	spawnPlane(t, app.World, mgl64.Vec3{0, 0, 1}, 0.5, 1)
+	for i := 0; i < 24; i++ {
+		p := mgl64.Vec3{float64(i%6) * 0.5, float64(i/6) * 0.5, ballRadius + 0.1 + 0.01*float64(i)}
+		spawnBall(t, app.World, p, mgl64.Vec3{}, 0.5, 1)
+	}
+	sim, _ := SimulationOf(app.World)
+	tick := uint64(0)
+	bounced := 0
+	step := func() {
+		tick++
+		if err := sim.Step(h, tick); err != nil {
+			t.Fatal(err)
+		}
+		bounced += sim.Stats().Bounced
+	}
+	for i := 0; i < 200; i++ {
+		step()
+	}
+	bounced = 0
+	if allocs := testing.AllocsPerRun(20, step); allocs != 0 {
+		t.Fatalf("a warm step with bounces allocates %v times", allocs)
+	}
+	if bounced == 0 {
+		t.Fatal("no ball bounced while allocations were counted")
+	}
+}

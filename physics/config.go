@@ -50,6 +50,14 @@ type Config struct {
 	// contact are not nudged every step by round-off. Default 5e-4; must be below ContactMargin.
 	SeparationSlop float64
 
+	// RestitutionThreshold, m/s, is the approach speed above which a contact bounces: a contact
+	// whose bodies approach faster than this at the start of the step, and that closes within the
+	// step, leaves with e times its approach speed (Newton's law, e = max(e_A, e_B); see
+	// docs/architecture.md, Restitution). Slower contacts do not bounce, so resting bodies stay at
+	// rest exactly, whatever their Restitution. Default 1 (Box2D's); finite and >= 0. Keep it well
+	// above what gravity adds in a step, |g|·h, or resting contacts may start to bounce.
+	RestitutionThreshold float64
+
 	// SleepTime is how long, s, every body of an island must stay below SleepLinear and
 	// SleepAngular before the island sleeps; 0 never sleeps. Default 0.5.
 	SleepTime float64
@@ -79,21 +87,22 @@ type Config struct {
 }
 
 // DefaultConfig returns Earth gravity along −z, a 2 cm speculative margin, no penetration
-// recovery, separation of overlaps at up to 1 m/s, islands that sleep after 0.5 s at rest, one worker per CPU, and Staggered Projections
+// recovery, separation of overlaps at up to 1 m/s, bounces above 1 m/s of approach, islands that sleep after 0.5 s at rest, one worker per CPU, and Staggered Projections
 // with the exact disc friction model.
 func DefaultConfig() Config {
 	return Config{
-		Gravity:          mgl64.Vec3{0, 0, -StandardGravity},
-		ContactMargin:    0.02,
-		RestingGap:       1e-6,
-		BroadPhaseMargin: 0.05,
-		MaxRecoverySpeed: 0.1,
-		SeparationSpeed:  1,
-		SeparationSlop:   5e-4,
-		SleepTime:        0.5,
-		SleepLinear:      0.01,
-		SleepAngular:     0.035,
-		Solver:           solver.GameOptions(),
+		Gravity:              mgl64.Vec3{0, 0, -StandardGravity},
+		ContactMargin:        0.02,
+		RestingGap:           1e-6,
+		BroadPhaseMargin:     0.05,
+		MaxRecoverySpeed:     0.1,
+		SeparationSpeed:      1,
+		SeparationSlop:       5e-4,
+		RestitutionThreshold: 1,
+		SleepTime:            0.5,
+		SleepLinear:          0.01,
+		SleepAngular:         0.035,
+		Solver:               solver.GameOptions(),
 	}
 }
 
@@ -114,8 +123,8 @@ const (
 // Validate reports a config value the simulation cannot use, as a *FieldError naming the field,
 // the value found and the range allowed: Gravity finite with magnitude at most MaxGravity;
 // ContactMargin and BroadPhaseMargin finite and in [0, MaxMargin]; RestingGap finite, ≥ 0 and
-// below ContactMargin; PenetrationRecovery in [0, 1]; MaxRecoverySpeed, SleepTime, SleepLinear
-// and SleepAngular finite and ≥ 0; Workers in [0, MaxWorkers]; and Solver as
+// below ContactMargin; PenetrationRecovery in [0, 1]; MaxRecoverySpeed, RestitutionThreshold,
+// SleepTime, SleepLinear and SleepAngular finite and ≥ 0; Workers in [0, MaxWorkers]; and Solver as
 // solver.Options.Validate checks it, the field named as "Config.Solver.Epsilon", say.
 func (c Config) Validate() error {
 	if !finiteVec(c.Gravity) || c.Gravity.Len() > MaxGravity {
@@ -142,7 +151,7 @@ func (c Config) Validate() error {
 	for _, f := range []struct {
 		name string
 		v    float64
-	}{{"Config.MaxRecoverySpeed", c.MaxRecoverySpeed}, {"Config.SleepTime", c.SleepTime}, {"Config.SleepLinear", c.SleepLinear}, {"Config.SleepAngular", c.SleepAngular}} {
+	}{{"Config.MaxRecoverySpeed", c.MaxRecoverySpeed}, {"Config.RestitutionThreshold", c.RestitutionThreshold}, {"Config.SleepTime", c.SleepTime}, {"Config.SleepLinear", c.SleepLinear}, {"Config.SleepAngular", c.SleepAngular}} {
 		if !finite(f.v) || f.v < 0 {
 			return fieldError(f.name, "must be finite and >= 0, got %v", f.v)
 		}

@@ -90,6 +90,8 @@ type islandWorker struct {
 	shift     solver.Result
 	gaps      []float64
 	mass      []float64 // scratch mass block
+	// restitution holds the collision rounds' buffers (restitution.go).
+	restitution restitutionScratch
 }
 
 // islandOutcome is what one island's solve reports.
@@ -111,7 +113,13 @@ type islandOutcome struct {
 	// separationWork of potential energy, J.
 	separated      bool
 	separationWork float64
+	// bounced: some of the island's contacts bounced (restitution.go), and contactStage.shift
+	// holds the displacement h(q̇ₛ − q̇ᵗ⁺¹) that moves its bodies with the first solve's velocity.
+	bounced bool
 }
+
+// displaced reports whether the island's bodies move by contactStage.shift besides h·q̇ᵗ⁺¹.
+func (o *islandOutcome) displaced() bool { return o.separated || o.bounced }
 
 // newContactStage returns a stage with workers solvers configured by cfg.
 func newContactStage(cfg *Config, workers int) (*contactStage, error) {
@@ -146,6 +154,7 @@ type contactStats struct {
 	maxErrRatio                                         float64 // maxRelErr/ε
 	separated                                           int     // StepStats.Separated
 	separationWork                                      float64 // StepStats.SeparationWork
+	bounced                                             int     // StepStats.Bounced
 	// islandTime is the wall time of building the islands and marking the sleeping ones
 	// (StepStats.Phases.Islands); the rest of the stage is the solve.
 	islandTime time.Duration
@@ -244,6 +253,9 @@ func (cs *contactStage) solve(in contactInput) (contactOutput, error) {
 			st.separated++
 			st.separationWork += o.separationWork
 		}
+		if o.bounced {
+			st.bounced++
+		}
 	}
 	st.maxErrRatio = st.maxRelErr / cs.epsilon
 	out.stats = st
@@ -285,6 +297,7 @@ func (wk *islandWorker) solveIsland(cs *contactStage, is int, o *islandOutcome) 
 		m.Velocity(p.QdotT[off : off+size])
 	}
 	contacts := cs.isl.contacts[cs.isl.contactStart[is]:cs.isl.contactStart[is+1]]
+	wk.restitution.bkin = wk.restitution.bkin[:0]
 	for _, k := range contacts {
 		wk.addContact(cs, k)
 	}
@@ -311,6 +324,14 @@ func (wk *islandWorker) solveIsland(cs *contactStage, is int, o *islandOutcome) 
 			return fmt.Errorf("physics: contact problem: %w", err)
 		}
 	}
+	qpos := res.Qdot // the velocity that moves the bodies
+	if wk.bounceCandidates(cs, contacts) {
+		if err := wk.bounce(cs, contacts); err != nil {
+			return err
+		}
+		o.bounced = true
+		qpos = wk.restitution.qpos
+	}
 	for _, mi := range bodies {
 		bl := p.BlockAt(cs.block[mi])
 		q := res.Qdot[bl.Offset : bl.Offset+bl.Size]
@@ -332,14 +353,30 @@ func (wk *islandWorker) solveIsland(cs *contactStage, is int, o *islandOutcome) 
 	}
 	for j, k := range contacts {
 		t := &cs.tangents[k]
-		cs.impulses[k] = contactImpulse{
-			normal:   res.Alpha[j],
-			friction: t[0].Mul(res.Friction[2*j]).Add(t[1].Mul(res.Friction[2*j+1])),
+		a, f1, f2 := res.Alpha[j], res.Friction[2*j], res.Friction[2*j+1]
+		if o.bounced {
+			// The step's impulse includes the collision rounds'.
+			imp := wk.restitution.impulse[3*j : 3*j+3]
+			a, f1, f2 = a+imp[0], f1+imp[1], f2+imp[2]
 		}
+		cs.impulses[k] = contactImpulse{normal: a, friction: t[0].Mul(f1).Add(t[1].Mul(f2))}
 	}
 	if in.config.SeparationSpeed > 0 {
-		// Last: it rewrites the problem in place.
-		o.separated, o.separationWork = wk.separate(cs, bodies, contacts)
+		// It rewrites the problem in place: after everything else that reads it.
+		o.separated, o.separationWork = wk.separate(cs, bodies, contacts, qpos)
+	}
+	if o.bounced {
+		// Move with q̇ₛ: q + h q̇ᵗ⁺¹ + h(q̇ₛ − q̇ᵗ⁺¹), on top of the separation's displacement.
+		for _, mi := range bodies {
+			bl := p.BlockAt(cs.block[mi])
+			dst := in.layout.Span(cs.shift, mi)
+			if !o.separated {
+				clear(dst)
+			}
+			for i := range dst {
+				dst[i] += in.h * (qpos[bl.Offset+i] - res.Qdot[bl.Offset+i])
+			}
+		}
 	}
 	return nil
 }
@@ -353,6 +390,8 @@ func (wk *islandWorker) addContact(cs *contactStage, k int) {
 	n := c.normal
 	t1, t2 := cs.tangents[k][0], cs.tangents[k][1]
 	b := gapTerm(c.gap, in.h, in.config)
+	bkin := 0.0 // the kinematic sides' normal velocity
+	var bt [2]float64
 	sides := [2]*contactSide{&c.a, &c.b}
 	blocks := [2]int{-1, -1}
 	for s, side := range sides {
@@ -365,11 +404,21 @@ func (wk *islandWorker) addContact(cs *contactStage, k int) {
 			continue
 		}
 		if side.kinematic {
-			// A kinematic side's known point velocity enters the constant term.
-			b += sign * n.Dot(side.velocity)
+			// A kinematic side's known point velocity enters the constant terms, its normal part
+			// the normal row's and its tangential part the friction rows' (solver.Contact.BT), so
+			// that what rests on a moving platform is carried with it.
+			bkin += sign * n.Dot(side.velocity)
+			bt[0] += sign * t1.Dot(side.velocity)
+			bt[1] += sign * t2.Dot(side.velocity)
 		}
 	}
-	idx := wk.problem.AddContact(blocks[0], blocks[1], b, c.friction, c.restitution)
+	b += bkin
+	wk.restitution.bkin = append(wk.restitution.bkin, bkin)
+	// No restitution in the solve (E = 0): bouncing contacts are handled by collision rounds
+	// (restitution.go), and the rest do not bounce.
+	idx := wk.problem.AddContact(blocks[0], blocks[1], b, c.friction, 0)
+	con := wk.problem.Contact(idx)
+	con.BT = bt
 	dirs := [3]mgl64.Vec3{n, t1, t2}
 	for s, side := range sides {
 		if side.model < 0 {
@@ -384,7 +433,7 @@ func (wk *islandWorker) addContact(cs *contactStage, k int) {
 	if in.config.ColdStart {
 		return
 	}
-	con := wk.problem.Contact(idx)
+	con = wk.problem.Contact(idx)
 	con.WarmNormal = c.warm.normal
 	f := c.warm.friction
 	con.WarmFriction = [2]float64{f.Dot(t1), f.Dot(t2)}

@@ -25,16 +25,18 @@ import "github.com/stagger-physics/stagger/solver"
 // apart visibly in one step, which is what the velocity solve's b = 0 exists to avoid.
 const maxSeparationSpeed = 10
 
-// separationProblem turns the island's solved velocity problem p (its answer in res) into the
-// position problem above, in place, and reports whether any contact needs it. gaps[j] is the gap of
-// p's contact j at the start of the step; velocity terms are those the solve used.
-func separationProblem(p *solver.Problem, res *solver.Result, gaps []float64, h float64, cfg *Config) bool {
+// separationProblem turns the island's solved velocity problem p into the position problem above,
+// in place, and reports whether any contact needs it. qdot is the velocity that moves the bodies
+// in this step (the solve's answer, or its first answer when contacts bounced: restitution.go).
+// gaps[j] is the gap of p's contact j at the start of the step; velocity terms are those the solve
+// used.
+func separationProblem(p *solver.Problem, qdot []float64, gaps []float64, h float64, cfg *Config) bool {
 	slop, push := cfg.SeparationSlop, cfg.SeparationSpeed*h
 	overlap := false
 	for j := range gaps {
 		// φ' = φ + h·(relative normal velocity at q̇ᵗ⁺¹): the constraint's value n_kᵀq̇ + b_k less the
 		// gap term, which is the only part of b_k that is not a velocity.
-		w := contactValue(p, j, res.Qdot) - gapTerm(gaps[j], h, cfg)
+		w := contactValue(p, j, qdot) - gapTerm(gaps[j], h, cfg)
 		end := gaps[j] + h*w
 		if end < -slop {
 			overlap = true
@@ -54,37 +56,22 @@ func separationProblem(p *solver.Problem, res *solver.Result, gaps []float64, h 
 
 // contactValue is n_kᵀq̇ + b_k for contact k of p at the velocity qdot (p's layout).
 func contactValue(p *solver.Problem, k int, qdot []float64) float64 {
-	c := p.Contact(k)
-	v := c.B
-	for s, rows := range [2][]float64{p.RowsA(k), p.RowsB(k)} {
-		body := c.BodyA
-		if s == 1 {
-			body = c.BodyB
-		}
-		if rows == nil {
-			continue
-		}
-		bl := p.BlockAt(body)
-		for i, r := range rows[:bl.Size] {
-			v += r * qdot[bl.Offset+i]
-		}
-	}
-	return v
+	return normalRowDot(p, k, qdot, p.Contact(k).B)
 }
 
 // separate runs the separation for island is, whose velocity problem wk.problem was just solved
-// into wk.result, and writes each of its bodies' displacement into cs.shift. It reports whether it
+// (qdot: the velocity that moves its bodies, in the problem's layout), and writes each of its bodies' displacement into cs.shift. It reports whether it
 // moved anything and the potential energy the displacement adds in gravity. A separation that
 // fails leaves the island as the velocity solve left it: it is a correction, never a reason to
 // stop the step.
-func (wk *islandWorker) separate(cs *contactStage, bodies, contacts []int) (moved bool, work float64) {
+func (wk *islandWorker) separate(cs *contactStage, bodies, contacts []int, qdot []float64) (moved bool, work float64) {
 	in := &cs.in
 	wk.gaps = wk.gaps[:0]
 	for _, k := range contacts {
 		wk.gaps = append(wk.gaps, in.contacts.points[k].gap)
 	}
 	p := &wk.problem
-	if !separationProblem(p, &wk.result, wk.gaps, in.h, in.config) {
+	if !separationProblem(p, qdot, wk.gaps, in.h, in.config) {
 		return false, 0
 	}
 	if err := wk.separator.Solve(p, &wk.shift); err != nil || !wk.shift.Stats.ContactExact {

@@ -160,6 +160,7 @@ func (s *Simulation) Step(h float64, tick uint64) error {
 		MinGap:         cst.minGap,
 		Separated:      cst.separated,
 		SeparationWork: cst.separationWork,
+		Bounced:        cst.bounced,
 		KeptPairs:      s.collision.keptPairs(),
 		NonFinite:      nonFinite,
 		Phases: PhaseTimes{

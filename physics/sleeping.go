@@ -53,8 +53,8 @@ func (s *Simulation) advance(h float64, out *contactOutput) (nonFinite, sleeping
 			sleeping += len(bodies)
 			continue
 		}
-		// An island still being pushed apart is not at rest, whatever its velocities.
-		if s.comesToRest(h, bodies, out.qdot) && !out.outcomes[is].separated {
+		// An island still being pushed apart, or bouncing, is not at rest, whatever its velocities.
+		if s.comesToRest(h, bodies, out.qdot) && !out.outcomes[is].displaced() {
 			for _, mi := range bodies {
 				s.components[mi].sleep()
 			}
@@ -63,7 +63,7 @@ func (s *Simulation) advance(h float64, out *contactOutput) (nonFinite, sleeping
 		}
 		for _, mi := range bodies {
 			var shift []float64
-			if out.outcomes[is].separated {
+			if out.outcomes[is].displaced() {
 				shift = s.layout.Span(out.shift, mi)
 			}
 			if !s.store(mi, s.layout.Span(out.qdot, mi), s.layout.Span(out.impulse, mi), shift, h) {

@@ -61,6 +61,9 @@ type StepStats struct {
 	// added in gravity (negative when they lowered bodies). It adds no kinetic energy.
 	Separated      int
 	SeparationWork float64
+	// Bounced counts the islands with contacts that bounced this step (Config.RestitutionThreshold;
+	// docs/architecture.md, Restitution).
+	Bounced int
 	// KeptPairs counts the touching pairs of awake bodies whose contact manifold was kept from
 	// the step before rather than computed again, because neither body had moved by more than
 	// 1e-9 m since it was computed (resting contact; see physics/narrowphase.go).

@@ -14,8 +14,8 @@ import (
 //   - contact projection P_C (eq. 25; docs/architecture.md, The two projections): primal w_k = n_kᵀq̇ + b_k + e_k n_kᵀq̇ᵗ ≥ 0,
 //     dual α_k ≥ 0 (scaled by a_kk = n_kᵀM⁻¹n_k), complementarity |min(a_kk α_k, w_k)|;
 //   - friction projection P_F(α) (eq. 24, the maximal dissipation principle eq. 18): feasibility
-//     f_k ∈ μ_kα_k K, and optimality: f_k minimises s_kᵀy over μ_kα_k K where s_k = T_kᵀq̇ is the
-//     contact's tangential velocity — the gap s_kᵀf_k − min_y s_kᵀy, divided by μ_kα_k;
+//     f_k ∈ μ_kα_k K, and optimality: f_k minimises s_kᵀy over μ_kα_k K where s_k = T_kᵀq̇ + BT_k
+//     is the contact's tangential velocity — the gap s_kᵀf_k − min_y s_kᵀy, divided by μ_kα_k;
 //   - fixed point (eq. 26): both at once for the same (α, f).
 
 // CheckReport holds the worst violation of each condition, in velocity units.
@@ -216,6 +216,8 @@ func (c *checker) frictionKKT() {
 		ct := &p.contacts[k]
 		s1, t11 := c.rowVec(k, 1, c.v)
 		s2, t22 := c.rowVec(k, 2, c.v)
+		s1 += ct.BT[0] // the static or kinematic sides' part of the slip
+		s2 += ct.BT[1]
 		tkk := 0.5 * (t11 + t22)
 		rad := ct.Mu * max(c.alpha[k], 0)
 		f1, f2 := c.fric[2*k], c.fric[2*k+1]

@@ -14,7 +14,8 @@ import (
 //	ΔKE = Pᵀq̇ᵗ⁺¹ − ½(q̇ᵗ⁺¹ − q̇ᴾ)ᵀM(q̇ᵗ⁺¹ − q̇ᴾ) ≤ αᵀNᵀq̇ᵗ⁺¹ + Σ_k f_kᵀs_k = −αᵀb + Σ_k f_kᵀs_k,
 //
 // using complementarity of the exact P_C (s_k is contact k's tangential velocity after the step;
-// restitution terms aside). With b ≥ 0 (touching or speculative contacts) the step therefore
+// restitution and a kinematic side's tangential velocity Contact.BT aside: a moving platform may
+// well speed up what rests on it). With b ≥ 0 (touching or speculative contacts) the step therefore
 // cannot gain energy when every f_k is feasible and does no positive work, f_kᵀs_k ≤ 0: the two
 // conditions the maximal dissipation principle (eq. 18) guarantees at the fixed point.
 
@@ -48,7 +49,7 @@ func (s *Solver) makeDissipative(deadline time.Time, lastContact time.Duration) 
 				continue
 			}
 			rad := op.mu[k] * s.alpha[k]
-			s1, s2 := op.tangentDot(k, s.v)
+			s1, s2 := op.slip(k, s.v)
 			switch {
 			case f1*s1+f2*s2 > 0 || !(rad > 0) || rounds == dissipateRounds-1 && s.set.gauge(f1, f2) > rad:
 				s.f[2*k], s.f[2*k+1] = 0, 0
@@ -72,7 +73,7 @@ func (s *Solver) makeDissipative(deadline time.Time, lastContact time.Duration) 
 	}
 	op.velocity(s.alpha, s.f, s.v)
 	for k := 0; k < op.m; k++ {
-		s1, s2 := op.tangentDot(k, s.v)
+		s1, s2 := op.slip(k, s.v)
 		if f1, f2 := s.f[2*k], s.f[2*k+1]; f1*s1+f2*s2 > 0 || s.set.gauge(f1, f2) > op.mu[k]*s.alpha[k] {
 			clear(s.f)
 			s.projectContact(s.f, true)
@@ -102,7 +103,7 @@ func (s *Solver) settleFriction(slack float64) {
 			if f1 == 0 && f2 == 0 {
 				continue
 			}
-			s1, s2 := op.tangentDot(k, s.v)
+			s1, s2 := op.slip(k, s.v)
 			if f1*s1+f2*s2 > slack*math.Hypot(f1, f2) {
 				offends = true
 				s.friction.settleContact(op, s.alpha, s.f, s.v, k)
@@ -127,7 +128,7 @@ func (s *Solver) frictionDoesWork() bool {
 		if f1 == 0 && f2 == 0 {
 			continue
 		}
-		u1, u2 := op.tangentDot(k, s.v)
+		u1, u2 := op.slip(k, s.v)
 		pos += max(0, f1*u1+f2*u2)
 		mag += math.Hypot(f1, f2)
 	}

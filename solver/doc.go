@@ -11,7 +11,7 @@
 // k joins body A and body B with unit normal n̂ from A to B and Γ_k = ∇x_B − ∇x_A, so n̂ᵀΓ_k q̇ > 0
 // separates. The caller stores, per body side, the rows Γ_kᵀn̂, Γ_kᵀt̂₁, Γ_kᵀt̂₂ restricted to that
 // body's block (RowsA/RowsB), with (n̂, t̂₁, t̂₂) orthonormal. A static or kinematic side has no rows;
-// its known normal velocity goes into the constant term B.
+// its known velocity goes into the constant terms B (normal) and BT (tangential).
 //
 //	contact projection P_C (eq. 25):  w = NᵀM⁻¹Nα + Nᵀ(q̇ᴾ + M⁻¹f) + b ≥ 0, α ≥ 0, wᵀα = 0
 //	friction projection P_F (eq. 24): f = argmin_{f_k ∈ μ_kα_k K} ½‖q̇ᴾ + M⁻¹(Nα + Df)‖²_M

@@ -157,7 +157,7 @@ func (fp *frictionProjection) gapMet(f []float64, gap float64) bool {
 			continue // update keeps f_k = 0 here
 		}
 		f1, f2 := f[2*k], f[2*k+1]
-		s1, s2 := op.tangentDot(k, fp.v)
+		s1, s2 := op.slip(k, fp.v)
 		dual += f1*s1 + f2*s2 + r*norm2(s1, s2)
 		op.addWT(k, f1, f2, u)
 	}
@@ -187,7 +187,7 @@ func (fp *frictionProjection) subspaceStep(f []float64, tol float64) bool {
 	copy(fp.fSave, f)
 	copy(fp.vSave, fp.v)
 	for k := 0; k < op.m; k++ {
-		fp.tSave[2*k], fp.tSave[2*k+1] = op.tangentDot(k, fp.v)
+		fp.tSave[2*k], fp.tSave[2*k+1] = op.slip(k, fp.v)
 	}
 	if !fp.subspace(f, tol) {
 		return true
@@ -197,7 +197,7 @@ func (fp *frictionProjection) subspaceStep(f []float64, tol float64) bool {
 	// ½ Δfᵀ(s_old + s_new) exactly.
 	change := 0.0
 	for k := 0; k < op.m; k++ {
-		n1, n2 := op.tangentDot(k, fp.v)
+		n1, n2 := op.slip(k, fp.v)
 		change += (f[2*k]-fp.fSave[2*k])*(fp.tSave[2*k]+n1) + (f[2*k+1]-fp.fSave[2*k+1])*(fp.tSave[2*k+1]+n2)
 	}
 	if change <= 0 {
@@ -236,7 +236,7 @@ func (fp *frictionProjection) update(k int, f []float64, tol float64) float64 {
 	}
 	g := op.g[6*k : 6*k+6]
 	a, b, c := g[3], g[4], g[5]
-	s1, s2 := op.tangentDot(k, v)
+	s1, s2 := op.slip(k, v)
 	l1 := s1 - (a*f1 + b*f2)
 	l2 := s2 - (b*f1 + c*f2)
 	y1, y2 := fp.set.minimize(a, b, c, l1, l2, rad)
@@ -269,7 +269,7 @@ func (fp *frictionProjection) subspace(f []float64, tol float64) bool {
 	r, z, p := fp.r, fp.z, fp.p
 	rz, rmax := 0.0, 0.0
 	for _, k := range act {
-		s1, s2 := op.tangentDot(k, fp.v)
+		s1, s2 := op.slip(k, fp.v)
 		r[2*k], r[2*k+1] = -s1, -s2
 		z1, z2 := tangentPrecond(op, k, -s1, -s2)
 		z[2*k], z[2*k+1] = z1, z2

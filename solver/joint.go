@@ -234,7 +234,7 @@ func (js *jointSolve) solveRows() bool {
 		r[3*k] = -(op.rowDot(k, 0, v) + op.bEff[k])
 		r[3*k+1], r[3*k+2] = 0, 0
 		if mask[k] == jointSticking {
-			s1, s2 := op.tangentDot(k, v)
+			s1, s2 := op.slip(k, v)
 			r[3*k+1], r[3*k+2] = -s1, -s2
 		}
 		jointPrecond(op, k, mask[k], r[3*k:3*k+3], z[3*k:3*k+3])

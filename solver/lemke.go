@@ -86,7 +86,7 @@ func (s *Solver) solveLCP() error {
 			mat[iL(k)*n+iB(k, j)] = -1
 		}
 		q[iA(k)] = op.rowDot(k, 0, op.qdotP) + op.bEff[k]
-		t1, t2 := op.tangentDot(k, op.qdotP)
+		t1, t2 := op.slip(k, op.qdotP)
 		for j := 0; j < d; j++ {
 			q[iB(k, j)] = cosT[j]*t1 + sinT[j]*t2
 		}

@@ -14,9 +14,11 @@ type operator struct {
 	w       []float64 // M⁻¹Jᵀ rows, same layout as rows
 	g       []float64 // 6 per contact: nn, n1, n2, 11, 12, 22
 	bEff    []float64 // b_k + e_k n_kᵀq̇ᵗ (paper footnote 4)
+	bT      []float64 // 2 per contact: Contact.BT, the tangential velocity no block carries
 	mu      []float64
 	qdotP   []float64
-	// scale is the problem's velocity scale max(1, max_k |n_kᵀq̇ᴾ + b_k|) (b_k with restitution).
+	// scale is the problem's velocity scale max(1, max_k |n_kᵀq̇ᴾ + b_k|, max_k ‖BT_k‖∞) (b_k with
+	// restitution).
 	scale float64
 	// The nonzero entries of M⁻¹, row by row: row i (a DoF) holds the block-local columns
 	// nzCol[nzStart[i]:nzStart[i+1]] with values nzVal. A rigid body's block does not couple its
@@ -46,6 +48,7 @@ func (o *operator) compile(p *Problem) {
 	o.w = growF(o.w, len(p.rows))
 	o.g = growF(o.g, 6*m)
 	o.bEff = growF(o.bEff, m)
+	o.bT = growF(o.bT, 2*m)
 	o.mu = growF(o.mu, m)
 	o.qdotP = p.QdotP
 	o.scale = 1
@@ -53,6 +56,10 @@ func (o *operator) compile(p *Problem) {
 	for k := range p.contacts {
 		c := &p.contacts[k]
 		o.mu[k] = c.Mu
+		o.bT[2*k], o.bT[2*k+1] = c.BT[0], c.BT[1]
+		// A kinematic side's tangential speed sets the size of the slip the friction tolerances
+		// are measured against, as its normal speed does through b.
+		o.scale = max(o.scale, math.Abs(c.BT[0]), math.Abs(c.BT[1]))
 		var g [6]float64
 		bEff, nq := c.B, 0.0
 		for s := 0; s < 2; s++ {
@@ -195,7 +202,15 @@ func (o *operator) rowDot(k, r int, v []float64) float64 {
 	return s
 }
 
-// tangentDot returns contact k's two tangent rows applied to v.
+// slip returns contact k's tangential velocity at the velocity v: its two tangent rows applied to
+// v plus the tangential velocity no block carries (Contact.BT). Use it for a velocity; use
+// tangentDot for a change of velocity or a direction, where the constant term has no place.
+func (o *operator) slip(k int, v []float64) (float64, float64) {
+	s1, s2 := o.tangentDot(k, v)
+	return s1 + o.bT[2*k], s2 + o.bT[2*k+1]
+}
+
+// tangentDot returns contact k's two tangent rows applied to v (linear: no constant term).
 func (o *operator) tangentDot(k int, v []float64) (float64, float64) {
 	s1, s2 := 0.0, 0.0
 	for i := 2 * k; i < 2*k+2; i++ {

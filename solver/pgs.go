@@ -32,7 +32,7 @@ func (s *Solver) solvePGS() {
 					continue
 				}
 				old := f[2*k+r-1]
-				t := old - op.rowDot(k, r, v)/d
+				t := old - (op.rowDot(k, r, v)+op.bT[2*k+r-1])/d
 				t = max(-lim, min(lim, t))
 				if dt := t - old; dt != 0 {
 					op.addW(k, r, dt, v)

@@ -30,9 +30,9 @@ const MaxBlockSize = 1024
 
 // Contact is one contact point between body A and body B, with the normal n̂ pointing from A to B
 // (docs/architecture.md, Sign conventions). BodyA or BodyB is -1 when that side is static or kinematic: it
-// then has no Jacobian block, and its known velocity must be folded into B by the caller:
+// then has no Jacobian block, and its known velocity must be folded into B and BT by the caller:
 // B += n̂ᵀ(velocity of the kinematic point on B's side) − n̂ᵀ(velocity of the kinematic point on
-// A's side), i.e. the term n̂ᵀΓ q̇ would contribute from that body.
+// A's side), i.e. the term n̂ᵀΓ q̇ would contribute from that body, and likewise BT[i] with t̂ᵢ.
 type Contact struct {
 	BodyA, BodyB int
 
@@ -44,6 +44,13 @@ type Contact struct {
 	// E is the restitution coefficient e_k ∈ [0,1] (paper footnote 4): the constraint becomes
 	// n_kᵀ(q̇ᵗ⁺¹ + e_k q̇ᵗ) + b_k ≥ 0, using Problem.QdotT.
 	E float64
+	// BT is the tangential counterpart of B's kinematic term: the known relative tangential
+	// velocity at the contact that no block carries, in the (t̂₁, t̂₂) basis, t̂ᵢᵀ(v_B − v_A) over
+	// the static or kinematic sides' point velocities (0 for a static side). Contact k's
+	// tangential velocity is s_k = ((Γ_kᵀt̂₁)ᵀq̇ + BT[0], (Γ_kᵀt̂₂)ᵀq̇ + BT[1]), which friction
+	// opposes (the maximal dissipation principle, eq. 18): a body resting on a moving kinematic
+	// platform is dragged along with it.
+	BT [2]float64
 
 	// WarmNormal is an optional warm start for α_k (0 for none).
 	WarmNormal float64
@@ -298,6 +305,8 @@ func (p *Problem) Validate() error {
 			return &InputError{Item: "contact", Index: k, Field: "Mu", Reason: "must be finite and ≥ 0"}
 		case !(c.E >= 0 && c.E <= 1):
 			return &InputError{Item: "contact", Index: k, Field: "E", Reason: "must lie in [0,1]"}
+		case !isFinite(c.BT[0]) || !isFinite(c.BT[1]):
+			return &InputError{Item: "contact", Index: k, Field: "BT", Reason: "is not finite"}
 		case !isFinite(c.WarmNormal):
 			return &InputError{Item: "contact", Index: k, Field: "WarmNormal", Reason: "is not finite"}
 		case !isFinite(c.WarmFriction[0]) || !isFinite(c.WarmFriction[1]):

@@ -79,9 +79,8 @@ func (s *Solver) acceptWarmStart(p *Problem, res *Result, start time.Time) bool 
 			}
 		}
 		bEff[k] = b
-		if d := math.Abs(nq + b); d > scale {
-			scale = d
-		}
+		// The scale of the full solve (operator.compile), kinematic tangential speeds included.
+		scale = max(scale, math.Abs(nq+b), math.Abs(c.BT[0]), math.Abs(c.BT[1]))
 	}
 	// q̇ = q̇ᴾ + M⁻¹Jᵀλ, block by block.
 	v := s.v
@@ -106,7 +105,7 @@ func (s *Solver) acceptWarmStart(p *Problem, res *Result, start time.Time) bool 
 	minGap, worst, residual := math.Inf(1), 0.0, 0.0
 	for k := range p.contacts {
 		c := &p.contacts[k]
-		w, s1, s2 := bEff[k], 0.0, 0.0
+		w, s1, s2 := bEff[k], c.BT[0], c.BT[1]
 		for side := 0; side < 2; side++ {
 			body, row := c.side(side)
 			if body < 0 {

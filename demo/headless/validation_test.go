@@ -60,6 +60,23 @@ func TestValidationStackHolds(t *testing.T) {
 	}
 }
 
+// TestValidationStackIgnoresRestitution: the stack and the card house, which rest, step
+// bit-identically with restitution 1 on every body and with 0, and hold: resting contacts approach
+// slower than Config.RestitutionThreshold and never bounce (docs/architecture.md, Restitution).
+func TestValidationStackIgnoresRestitution(t *testing.T) {
+	for _, scene := range []string{"stack", "cardhouse"} {
+		args := []string{"-scene", scene, "-seconds", "3", "-sleep=false"}
+		plain := runScene(t, append(args, "-e", "0")...)
+		bouncy := runScene(t, append(args, "-e", "1")...)
+		if plain.Hash != bouncy.Hash {
+			t.Errorf("%s: hash %s with e = 1, %s with e = 0", scene, bouncy.Hash, plain.Hash)
+		}
+		if bouncy.MaxShift > 1e-3 || bouncy.MaxDrop > 1e-3 {
+			t.Errorf("%s e = 1: max_shift %.3g m, max_drop %.3g m; want both under 1 mm", scene, bouncy.MaxShift, bouncy.MaxDrop)
+		}
+	}
+}
+
 // TestValidationInclineSticks: tan 30° < μ = 0.8, so the cube does not move.
 func TestValidationInclineSticks(t *testing.T) {
 	res := runScene(t, "-scene", "incline", "-n", "30", "-mu", "0.8", "-seconds", "2")
