@@ -25,7 +25,7 @@ type rigidModel struct {
 func (r *rigidModel) load(b *RigidBody) {
 	r.mass = b.Mass
 	r.inertia = b.Inertia
-	r.invInertia = b.Inertia.Inv()
+	r.invInertia = inverse3(b.Inertia)
 	r.position = b.Position
 	r.orientation = b.Orientation
 	r.rotation = b.Orientation.Mat4().Mat3()
