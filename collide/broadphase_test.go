@@ -65,7 +65,7 @@ func TestBroadPhaseMatchesBruteForce(t *testing.T) {
 			opts.Layer, opts.Mask = 1<<r.IntN(3), uint32(r.IntN(8))
 		}
 		b := randBox(r, 5, 0.4)
-		id, err := bp.Add(b, opts)
+		id, err := bp.Add(b, mgl64.Vec3{}, opts)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -122,7 +122,7 @@ func TestBroadPhaseRestingDoesNoWork(t *testing.T) {
 	var ids []ProxyID
 	for i := 0; i < 200; i++ {
 		b := randBox(r, 3, 0.3)
-		id := must(bp.Add(b, ProxyOptions{}))
+		id := must(bp.Add(b, mgl64.Vec3{}, ProxyOptions{}))
 		boxes, ids = append(boxes, b), append(ids, id)
 	}
 	first := slices.Clone(bp.UpdatePairs())
@@ -154,11 +154,11 @@ func TestBroadPhaseRestingDoesNoWork(t *testing.T) {
 func TestBroadPhaseStaticAndLayers(t *testing.T) {
 	bp := must(NewBroadPhase(0))
 	box := AABB{Max: mgl64.Vec3{1, 1, 1}}
-	s1 := must(bp.Add(box, ProxyOptions{Static: true}))
-	s2 := must(bp.Add(box, ProxyOptions{Static: true}))
-	d1 := must(bp.Add(box, ProxyOptions{Layer: 1, Mask: 2}))
-	d2 := must(bp.Add(box, ProxyOptions{Layer: 2, Mask: 1}))
-	d3 := must(bp.Add(box, ProxyOptions{Layer: 4, Mask: 4}))
+	s1 := must(bp.Add(box, mgl64.Vec3{}, ProxyOptions{Static: true}))
+	s2 := must(bp.Add(box, mgl64.Vec3{}, ProxyOptions{Static: true}))
+	d1 := must(bp.Add(box, mgl64.Vec3{}, ProxyOptions{Layer: 1, Mask: 2}))
+	d2 := must(bp.Add(box, mgl64.Vec3{}, ProxyOptions{Layer: 2, Mask: 1}))
+	d3 := must(bp.Add(box, mgl64.Vec3{}, ProxyOptions{Layer: 4, Mask: 4}))
 	got := bp.UpdatePairs()
 	want := []Pair{{s1, d1}, {s1, d2}, {s1, d3}, {s2, d1}, {s2, d2}, {s2, d3}, {d1, d2}}
 	if !slices.Equal(got, want) {
@@ -174,7 +174,7 @@ func TestBroadPhaseStaticAndLayers(t *testing.T) {
 	if err := bp.Remove(d1); err == nil || !containsField(err, "ProxyID") {
 		t.Fatalf("double remove: %v", err)
 	}
-	if _, err := bp.Add(AABB{Min: mgl64.Vec3{1, 0, 0}}, ProxyOptions{}); err == nil || !containsField(err, "AABB.Min.x") {
+	if _, err := bp.Add(AABB{Min: mgl64.Vec3{1, 0, 0}}, mgl64.Vec3{}, ProxyOptions{}); err == nil || !containsField(err, "AABB.Min.x") {
 		t.Fatalf("inverted box: %v", err)
 	}
 	if _, err := NewBroadPhase(-1); err == nil || !containsField(err, "BroadPhase.margin") {
@@ -191,7 +191,7 @@ func TestBroadPhaseDeterministic(t *testing.T) {
 		r := newRand(63)
 		bp := must(NewBroadPhase(0.05))
 		for i := 0; i < 500; i++ {
-			must(bp.Add(randBox(r, 6, 0.5), ProxyOptions{}))
+			must(bp.Add(randBox(r, 6, 0.5), mgl64.Vec3{}, ProxyOptions{}))
 		}
 		for i := 0; i < 500; i += 3 {
 			_, _ = bp.Update(ProxyID(i), randBox(r, 6, 0.5), randInCube(r, 0.1))
@@ -248,7 +248,7 @@ func TestBroadPhaseTreeInvariants(t *testing.T) {
 	var ids []ProxyID
 	for round := 0; round < 20; round++ {
 		for i := 0; i < 30; i++ {
-			ids = append(ids, must(bp.Add(randBox(r, 4, 0.3), ProxyOptions{})))
+			ids = append(ids, must(bp.Add(randBox(r, 4, 0.3), mgl64.Vec3{}, ProxyOptions{})))
 		}
 		// A few moves (incremental re-insertion) or many (rebuild).
 		n := 3
@@ -267,5 +267,42 @@ func TestBroadPhaseTreeInvariants(t *testing.T) {
 		}
 		bp.UpdatePairs()
 		checkTree(t, bp)
+	}
+}
+
+// TestBroadPhaseSweptBoxes checks that an entry's displacement counts from the start: a box added
+// moving towards a wall 1 m away pairs with it before it has moved, and a box whose tight box
+// stays inside its fat box but whose step's displacement now reaches the wall re-enters the tree
+// and pairs.
+func TestBroadPhaseSweptBoxes(t *testing.T) {
+	unit := AABB{Min: mgl64.Vec3{-0.1, -0.1, -0.1}, Max: mgl64.Vec3{0.1, 0.1, 0.1}}
+	wall := AABB{Min: mgl64.Vec3{1, -5, -5}, Max: mgl64.Vec3{1.02, 5, 5}}
+
+	bp := must(NewBroadPhase(0.05))
+	w := must(bp.Add(wall, mgl64.Vec3{}, ProxyOptions{Static: true}))
+	fast := must(bp.Add(unit, mgl64.Vec3{3, 0, 0}, ProxyOptions{}))
+	if got := bp.UpdatePairs(); !slices.Equal(got, []Pair{{w, fast}}) {
+		t.Fatalf("added moving 3 m towards a wall 0.9 m away: pairs %v, want [{%d %d}]", got, w, fast)
+	}
+	if fat := must(bp.FatBounds(fast)); fat.Max.X() < 0.1+0.05+3 || fat.Min.X() > -0.1-0.05 {
+		t.Fatalf("fat box %v does not cover the box swept by 3 m along x with margin 0.05", fat)
+	}
+
+	slow := must(bp.Add(unit.Translate(mgl64.Vec3{0, 2, 0}), mgl64.Vec3{}, ProxyOptions{}))
+	bp.UpdatePairs()
+	// Same tight box, still inside its fat box, but now about to move 3 m in the step.
+	moved := must(bp.Update(slow, unit.Translate(mgl64.Vec3{0, 2, 0}), mgl64.Vec3{3, 0, 0}))
+	if !moved {
+		t.Fatal("an entry whose swept box leaves its fat box did not re-enter the tree")
+	}
+	if got := bp.UpdatePairs(); !slices.Contains(got, Pair{w, slow}) {
+		t.Fatalf("pairs %v lack the wall and the entry about to cross it", got)
+	}
+	// Resting again: nothing to do.
+	if moved := must(bp.Update(fast, unit, mgl64.Vec3{3, 0, 0})); moved {
+		t.Fatal("an entry whose swept box stays inside its fat box re-entered the tree")
+	}
+	if _, err := bp.Add(unit, mgl64.Vec3{math.Inf(1), 0, 0}, ProxyOptions{}); err == nil || !containsField(err, "displacement") {
+		t.Fatalf("Add with an infinite displacement: %v, want an error naming displacement", err)
 	}
 }

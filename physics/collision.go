@@ -107,7 +107,7 @@ func (c *collisionWorld) addBody(e ecs.Entity, b *RigidBody, shape collide.Shape
 		}
 	} else {
 		var err error
-		id, err = c.broad.Add(bounds, collide.ProxyOptions{Static: b.Kind != Dynamic})
+		id, err = c.broad.Add(bounds, displacement, collide.ProxyOptions{Static: b.Kind != Dynamic})
 		if err != nil {
 			return withEntity(e, fmt.Errorf("physics: Collider.Shape bounds: %w", err))
 		}

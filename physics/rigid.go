@@ -19,6 +19,9 @@ type rigidModel struct {
 	velocity        mgl64.Vec3
 	angularVel      mgl64.Vec3 // world, end of step
 	angularMomentum mgl64.Vec3 // world, start of step: R I Rᵀ ω
+	// round: the body's collider is a sphere, whose surface turning does not move (see
+	// rotationScale).
+	round bool
 }
 
 // load gathers the model from a prepared, validated body.

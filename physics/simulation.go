@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/go-gl/mathgl/mgl64"
+	"github.com/stagger-physics/stagger/collide"
 	"github.com/stagger-physics/stagger/ecs"
 	"github.com/stagger-physics/stagger/solver"
 )
@@ -196,6 +197,9 @@ func (s *Simulation) gatherBody(e ecs.Entity, b *RigidBody) {
 		model = len(s.models)
 		s.models = append(s.models, rigidModel{})
 		s.models[model].load(b)
+		if collider != nil {
+			_, s.models[model].round = collider.Shape.(*collide.Sphere)
+		}
 		s.components = append(s.components, b)
 		s.layout.Add(rigidDoFs)
 	case Kinematic:
