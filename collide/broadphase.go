@@ -124,6 +124,35 @@ func (bp *BroadPhase) Add(bounds AABB, displacement mgl64.Vec3, opts ProxyOption
 	return id, nil
 }
 
+// SetStatic changes whether an entry is static (a body whose kind changed). Its pairs are found
+// again on the next UpdatePairs: a static entry had no pairs with other static ones, and a
+// dynamic one turning static drops them there.
+func (bp *BroadPhase) SetStatic(id ProxyID, static bool) error {
+	if err := bp.check(id); err != nil {
+		return err
+	}
+	p := &bp.proxies[id]
+	if p.static == static {
+		return nil
+	}
+	p.static = static
+	if static {
+		bp.pairs = slices.DeleteFunc(bp.pairs, func(q Pair) bool {
+			return (q.A == id || q.B == id) && !bp.canPair(q.A, q.B)
+		})
+	}
+	bp.markMoved(id)
+	return nil
+}
+
+// Static reports whether an entry is static.
+func (bp *BroadPhase) Static(id ProxyID) (bool, error) {
+	if err := bp.check(id); err != nil {
+		return false, err
+	}
+	return bp.proxies[id].static, nil
+}
+
 // Remove deletes an entry; its pairs disappear at once.
 func (bp *BroadPhase) Remove(id ProxyID) error {
 	if err := bp.check(id); err != nil {

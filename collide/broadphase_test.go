@@ -306,3 +306,32 @@ func TestBroadPhaseSweptBoxes(t *testing.T) {
 		t.Fatalf("Add with an infinite displacement: %v, want an error naming displacement", err)
 	}
 }
+
+// TestBroadPhaseSetStatic changes an entry between static and not: two overlapping static entries
+// do not pair, pair once one is not static, and stop pairing when it is static again.
+func TestBroadPhaseSetStatic(t *testing.T) {
+	bp := must(NewBroadPhase(0.05))
+	box := AABB{Min: mgl64.Vec3{0, 0, 0}, Max: mgl64.Vec3{1, 1, 1}}
+	a := must(bp.Add(box, mgl64.Vec3{}, ProxyOptions{Static: true}))
+	b := must(bp.Add(box.Translate(mgl64.Vec3{0.5, 0, 0}), mgl64.Vec3{}, ProxyOptions{Static: true}))
+	if got := bp.UpdatePairs(); len(got) != 0 {
+		t.Fatalf("two static entries pair: %v", got)
+	}
+	for _, step := range []struct {
+		static bool
+		want   []Pair
+	}{{false, []Pair{{a, b}}}, {false, []Pair{{a, b}}}, {true, nil}, {false, []Pair{{a, b}}}} {
+		if err := bp.SetStatic(b, step.static); err != nil {
+			t.Fatal(err)
+		}
+		if got := bp.UpdatePairs(); !slices.Equal(got, step.want) {
+			t.Fatalf("after SetStatic(%v): pairs %v, want %v", step.static, got, step.want)
+		}
+		if got := must(bp.Static(b)); got != step.static {
+			t.Fatalf("Static = %v after SetStatic(%v)", got, step.static)
+		}
+	}
+	if err := bp.SetStatic(ProxyID(7), true); err == nil {
+		t.Fatal("SetStatic of an unknown entry gave no error")
+	}
+}

@@ -105,6 +105,11 @@ func (c *collisionWorld) addBody(e ecs.Entity, b *RigidBody, shape collide.Shape
 		if _, err := c.broad.Update(id, bounds, displacement); err != nil {
 			return withEntity(e, fmt.Errorf("physics: Collider.Shape bounds: %w", err))
 		}
+		// The game may change a body's kind at any time; only dynamic entries pair with static
+		// and kinematic ones.
+		if err := c.broad.SetStatic(id, b.Kind != Dynamic); err != nil {
+			return withEntity(e, fmt.Errorf("physics: RigidBody.Kind: %w", err))
+		}
 	} else {
 		var err error
 		id, err = c.broad.Add(bounds, displacement, collide.ProxyOptions{Static: b.Kind != Dynamic})
