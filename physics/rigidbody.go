@@ -53,6 +53,10 @@ type RigidBody struct {
 	gameSlept bool
 	rest      float64   // seconds the body has stayed below the sleep thresholds
 	written   bodyState // the state the step last wrote or put to sleep, to notice changes by the game
+	// checkedMass and checkedInertia are the mass properties last found valid (prepareBody), so
+	// that a step need not check them again.
+	checkedMass    float64
+	checkedInertia mgl64.Mat3
 }
 
 // bodyState is the part of a RigidBody the step writes.
