@@ -8,8 +8,8 @@ import (
 const StepSystemName = "physics.step"
 
 // Plugin registers the physics components (RigidBody, Collider), the *Simulation resource, the
-// ecs.Events[ContactEvent] resource, and the fixed-update system that steps the simulation with
-// the App's fixed step and then sends the step's contact events.
+// ecs.Events[ContactEvent] and ecs.Events[NonFiniteEvent] resources, and the fixed-update system
+// that steps the simulation with the App's fixed step and then sends the step's events.
 type Plugin struct {
 	Config Config
 }
@@ -34,6 +34,9 @@ func (p *Plugin) Build(app *ecs.App) error {
 	if err := ecs.AddEvent[ContactEvent](app); err != nil {
 		return err
 	}
+	if err := ecs.AddEvent[NonFiniteEvent](app); err != nil {
+		return err
+	}
 	var events contactEvents
 	return app.AddSystem(ecs.FixedUpdate, StepSystemName, func(w *ecs.World) error {
 		t, ok := ecs.GetResource[ecs.FixedTime](w)
@@ -48,6 +51,15 @@ func (p *Plugin) Build(app *ecs.App) error {
 			return fieldError("ecs.Events[physics.ContactEvent]", "resource is missing")
 		}
 		events.emit(sim, out)
+		if bad := sim.NonFiniteBodies(); len(bad) > 0 {
+			nf, ok := ecs.GetResource[ecs.Events[NonFiniteEvent]](w)
+			if !ok {
+				return fieldError("ecs.Events[physics.NonFiniteEvent]", "resource is missing")
+			}
+			for _, e := range bad {
+				nf.Send(NonFiniteEvent{Entity: e, Tick: t.Tick})
+			}
+		}
 		return nil
 	})
 }

@@ -157,15 +157,16 @@ func (b *RigidBody) validateMass() error {
 	return nil
 }
 
-// normalizeOrientation turns a zero quaternion into the identity and normalises any other.
+// normalizeOrientation turns a zero quaternion into the identity and normalises any other, however
+// large or small its components (normalizeQuat scales them first).
 func (b *RigidBody) normalizeOrientation() {
 	q := b.Orientation
 	n := math.Sqrt(q.W*q.W + q.V.Dot(q.V))
 	switch {
-	case n == 0:
+	case q == (mgl64.Quat{}):
 		b.Orientation = mgl64.QuatIdent()
 	case n != 1:
-		b.Orientation = mgl64.Quat{W: q.W / n, V: q.V.Mul(1 / n)}
+		b.Orientation = normalizeQuat(q)
 	}
 }
 

@@ -45,9 +45,9 @@ func (cs *contactStage) markSleepingIslands(in *contactInput) int {
 
 // advance moves every awake dynamic body with its velocity after the contact stage's solve out
 // (q̇ᵗ⁺¹ in an island, q̇ᴾ otherwise), writes it back, and puts islands that have come to rest to
-// sleep. It returns the number of bodies whose update was non-finite (and discarded) and the
-// number asleep afterwards.
-func (s *Simulation) advance(h float64, out *contactOutput) (nonFinite, sleeping int) {
+// sleep. It lists the entities whose update was non-finite (and discarded) in s.nonFinite and
+// returns the number of bodies asleep afterwards.
+func (s *Simulation) advance(h float64, out *contactOutput) (sleeping int) {
 	isl := out.islands
 	for is := range out.outcomes {
 		bodies := isl.bodies[isl.bodyStart[is]:isl.bodyStart[is+1]]
@@ -76,7 +76,7 @@ func (s *Simulation) advance(h float64, out *contactOutput) (nonFinite, sleeping
 				}
 			}
 			if !s.store(mi, qdot, s.layout.Span(out.impulse, mi), shift, h, scale) {
-				nonFinite++
+				s.nonFinite = append(s.nonFinite, s.entities[mi])
 			}
 		}
 	}
@@ -92,10 +92,10 @@ func (s *Simulation) advance(h float64, out *contactOutput) (nonFinite, sleeping
 		}
 		s.components[mi].rest = 0
 		if !s.store(mi, s.layout.Span(s.qdotP, mi), nil, nil, h, 1) {
-			nonFinite++
+			s.nonFinite = append(s.nonFinite, s.entities[mi])
 		}
 	}
-	return nonFinite, sleeping
+	return sleeping
 }
 
 // store advances model mi with velocity qdot (and contact impulse, or nil), displaces it by the
