@@ -148,7 +148,7 @@ func BenchmarkRayCastBroadPhase(b *testing.B) {
 	poses := make([]Pose, 1000)
 	for i := range poses {
 		poses[i] = randPose(r, 20)
-		must(bp.Add(s.Bounds(poses[i]), ProxyOptions{Data: i}))
+		must(bp.Add(s.Bounds(poses[i]), mgl64.Vec3{}, ProxyOptions{Data: i}))
 	}
 	lookup := func(id ProxyID) (Shape, Pose, bool) { return s, poses[id], true }
 	b.ReportAllocs()

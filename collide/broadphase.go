@@ -94,10 +94,15 @@ func (bp *BroadPhase) Len() int { return bp.count }
 func (bp *BroadPhase) Margin() float64 { return bp.margin }
 
 // Add inserts an entry with the tight box bounds and returns its id. bounds must be finite
-// with Min <= Max.
-func (bp *BroadPhase) Add(bounds AABB, opts ProxyOptions) (ProxyID, error) {
+// with Min <= Max. displacement, the expected motion over the next step (velocity·h, or zero),
+// stretches the fat box in that direction as in Update, so that a body added moving meets what
+// lies in its path on its first step.
+func (bp *BroadPhase) Add(bounds AABB, displacement mgl64.Vec3, opts ProxyOptions) (ProxyID, error) {
 	if err := bounds.Validate(); err != nil {
 		return -1, err
+	}
+	if !isFiniteVec(displacement) {
+		return -1, fieldErrorf("displacement", "must be finite, got %v", displacement)
 	}
 	var id ProxyID
 	if n := len(bp.free); n > 0 {
@@ -111,12 +116,20 @@ func (bp *BroadPhase) Add(bounds AABB, opts ProxyOptions) (ProxyID, error) {
 	if layer == 0 && mask == 0 {
 		layer, mask = AllLayers, AllLayers
 	}
-	fat := bounds.Expand(bp.margin)
+	fat := bp.fatBox(bounds, displacement)
 	bp.proxies[id] = proxy{fat: fat, static: opts.Static, layer: layer, mask: mask, data: opts.Data, alive: true}
 	bp.proxies[id].node = bp.tree.insert(id, fat)
 	bp.markMoved(id)
 	bp.count++
 	return id, nil
+}
+
+// Static reports whether an entry is static.
+func (bp *BroadPhase) Static(id ProxyID) (bool, error) {
+	if err := bp.check(id); err != nil {
+		return false, err
+	}
+	return bp.proxies[id].static, nil
 }
 
 // Remove deletes an entry; its pairs disappear at once.
@@ -135,8 +148,10 @@ func (bp *BroadPhase) Remove(id ProxyID) error {
 
 // Update gives an entry its new tight box. displacement, the expected motion over the next
 // step (velocity·h, or zero), stretches the fat box in that direction. The entry re-enters the
-// tree only when bounds leaves its fat box (or the fat box has become much larger than
-// needed); Update reports whether it did.
+// tree only when the box it sweeps over the step (bounds stretched by displacement) leaves its
+// fat box, or the fat box has become much larger than needed; Update reports whether it did.
+// Testing the swept box rather than bounds alone is what lets a fast body find, before the step,
+// the pairs it will meet during it.
 func (bp *BroadPhase) Update(id ProxyID, bounds AABB, displacement mgl64.Vec3) (bool, error) {
 	if err := bp.check(id); err != nil {
 		return false, err
@@ -148,19 +163,12 @@ func (bp *BroadPhase) Update(id ProxyID, bounds AABB, displacement mgl64.Vec3) (
 		return false, fieldErrorf("displacement", "must be finite, got %v", displacement)
 	}
 	p := &bp.proxies[id]
+	swept := sweepBox(bounds, displacement)
 	loose := bounds.Expand(4*bp.margin + maxAbs(displacement))
-	if p.fat.ContainsAABB(bounds) && loose.ContainsAABB(p.fat) {
+	if p.fat.ContainsAABB(swept) && loose.ContainsAABB(p.fat) {
 		return false, nil
 	}
-	fat := bounds.Expand(bp.margin)
-	for i := 0; i < 3; i++ {
-		if displacement[i] < 0 {
-			fat.Min[i] += displacement[i]
-		} else {
-			fat.Max[i] += displacement[i]
-		}
-	}
-	p.fat = fat
+	p.fat = bp.fatBox(bounds, displacement)
 	p.stale = true
 	bp.markMoved(id)
 	return true, nil
@@ -206,6 +214,24 @@ func (bp *BroadPhase) SetStatic(id ProxyID, static bool) error {
 	})
 	bp.markMoved(id)
 	return nil
+}
+
+// sweepBox returns box stretched by displacement: the box it covers moving along it.
+func sweepBox(box AABB, displacement mgl64.Vec3) AABB {
+	for i := 0; i < 3; i++ {
+		if displacement[i] < 0 {
+			box.Min[i] += displacement[i]
+		} else {
+			box.Max[i] += displacement[i]
+		}
+	}
+	return box
+}
+
+// fatBox returns the fat box stored for tight box bounds moving by displacement: the swept box
+// grown by the margin.
+func (bp *BroadPhase) fatBox(bounds AABB, displacement mgl64.Vec3) AABB {
+	return sweepBox(bounds.Expand(bp.margin), displacement)
 }
 
 // FatBounds returns the fat box stored for an entry.

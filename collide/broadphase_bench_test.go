@@ -20,7 +20,7 @@ func BenchmarkBroadPhaseRandom10k(b *testing.B) {
 		c := randInCube(r, 25)
 		boxes[i] = AABB{Min: c.Sub(mgl64.Vec3{0.25, 0.25, 0.25}), Max: c.Add(mgl64.Vec3{0.25, 0.25, 0.25})}
 		vel[i] = randInCube(r, 3)
-		ids[i] = must(bp.Add(boxes[i], ProxyOptions{Static: i%10 == 0}))
+		ids[i] = must(bp.Add(boxes[i], mgl64.Vec3{}, ProxyOptions{Static: i%10 == 0}))
 	}
 	bp.UpdatePairs()
 	const h = 1.0 / 60
@@ -54,14 +54,14 @@ func BenchmarkBroadPhaseRestingPile10k(b *testing.B) {
 	bp := must(NewBroadPhase(0.02))
 	boxes := make([]AABB, 0, benchBodies)
 	ids := make([]ProxyID, 0, benchBodies)
-	must(bp.Add(AABB{Min: mgl64.Vec3{-100, -100, -1}, Max: mgl64.Vec3{100, 100, 0}}, ProxyOptions{Static: true}))
+	must(bp.Add(AABB{Min: mgl64.Vec3{-100, -100, -1}, Max: mgl64.Vec3{100, 100, 0}}, mgl64.Vec3{}, ProxyOptions{Static: true}))
 	for x := 0; x < 25; x++ {
 		for y := 0; y < 20; y++ {
 			for z := 0; z < 20; z++ {
 				c := mgl64.Vec3{float64(x), float64(y), float64(z) + 0.5}
 				box := AABB{Min: c.Sub(mgl64.Vec3{0.5, 0.5, 0.5}), Max: c.Add(mgl64.Vec3{0.5, 0.5, 0.5})}
 				boxes = append(boxes, box)
-				ids = append(ids, must(bp.Add(box, ProxyOptions{})))
+				ids = append(ids, must(bp.Add(box, mgl64.Vec3{}, ProxyOptions{})))
 			}
 		}
 	}

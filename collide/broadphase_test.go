@@ -65,7 +65,7 @@ func TestBroadPhaseMatchesBruteForce(t *testing.T) {
 			opts.Layer, opts.Mask = 1<<r.IntN(3), uint32(r.IntN(8))
 		}
 		b := randBox(r, 5, 0.4)
-		id, err := bp.Add(b, opts)
+		id, err := bp.Add(b, mgl64.Vec3{}, opts)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -134,7 +134,7 @@ func TestBroadPhaseRestingDoesNoWork(t *testing.T) {
 	var ids []ProxyID
 	for i := 0; i < 200; i++ {
 		b := randBox(r, 3, 0.3)
-		id := must(bp.Add(b, ProxyOptions{}))
+		id := must(bp.Add(b, mgl64.Vec3{}, ProxyOptions{}))
 		boxes, ids = append(boxes, b), append(ids, id)
 	}
 	first := slices.Clone(bp.UpdatePairs())
@@ -166,11 +166,11 @@ func TestBroadPhaseRestingDoesNoWork(t *testing.T) {
 func TestBroadPhaseStaticAndLayers(t *testing.T) {
 	bp := must(NewBroadPhase(0))
 	box := AABB{Max: mgl64.Vec3{1, 1, 1}}
-	s1 := must(bp.Add(box, ProxyOptions{Static: true}))
-	s2 := must(bp.Add(box, ProxyOptions{Static: true}))
-	d1 := must(bp.Add(box, ProxyOptions{Layer: 1, Mask: 2}))
-	d2 := must(bp.Add(box, ProxyOptions{Layer: 2, Mask: 1}))
-	d3 := must(bp.Add(box, ProxyOptions{Layer: 4, Mask: 4}))
+	s1 := must(bp.Add(box, mgl64.Vec3{}, ProxyOptions{Static: true}))
+	s2 := must(bp.Add(box, mgl64.Vec3{}, ProxyOptions{Static: true}))
+	d1 := must(bp.Add(box, mgl64.Vec3{}, ProxyOptions{Layer: 1, Mask: 2}))
+	d2 := must(bp.Add(box, mgl64.Vec3{}, ProxyOptions{Layer: 2, Mask: 1}))
+	d3 := must(bp.Add(box, mgl64.Vec3{}, ProxyOptions{Layer: 4, Mask: 4}))
 	got := bp.UpdatePairs()
 	want := []Pair{{s1, d1}, {s1, d2}, {s1, d3}, {s2, d1}, {s2, d2}, {s2, d3}, {d1, d2}}
 	if !slices.Equal(got, want) {
@@ -186,7 +186,7 @@ func TestBroadPhaseStaticAndLayers(t *testing.T) {
 	if err := bp.Remove(d1); err == nil || !containsField(err, "ProxyID") {
 		t.Fatalf("double remove: %v", err)
 	}
-	if _, err := bp.Add(AABB{Min: mgl64.Vec3{1, 0, 0}}, ProxyOptions{}); err == nil || !containsField(err, "AABB.Min.x") {
+	if _, err := bp.Add(AABB{Min: mgl64.Vec3{1, 0, 0}}, mgl64.Vec3{}, ProxyOptions{}); err == nil || !containsField(err, "AABB.Min.x") {
 		t.Fatalf("inverted box: %v", err)
 	}
 	if _, err := NewBroadPhase(-1); err == nil || !containsField(err, "BroadPhase.margin") {
@@ -220,7 +220,7 @@ func TestBroadPhaseDeterministic(t *testing.T) {
 		r := newRand(63)
 		bp := must(NewBroadPhase(0.05))
 		for i := 0; i < 500; i++ {
-			must(bp.Add(randBox(r, 6, 0.5), ProxyOptions{}))
+			must(bp.Add(randBox(r, 6, 0.5), mgl64.Vec3{}, ProxyOptions{}))
 		}
 		for i := 0; i < 500; i += 3 {
 			_, _ = bp.Update(ProxyID(i), randBox(r, 6, 0.5), randInCube(r, 0.1))
@@ -277,7 +277,7 @@ func TestBroadPhaseTreeInvariants(t *testing.T) {
 	var ids []ProxyID
 	for round := 0; round < 20; round++ {
 		for i := 0; i < 30; i++ {
-			ids = append(ids, must(bp.Add(randBox(r, 4, 0.3), ProxyOptions{})))
+			ids = append(ids, must(bp.Add(randBox(r, 4, 0.3), mgl64.Vec3{}, ProxyOptions{})))
 		}
 		// A few moves (incremental re-insertion) or many (rebuild).
 		n := 3
@@ -296,5 +296,71 @@ func TestBroadPhaseTreeInvariants(t *testing.T) {
 		}
 		bp.UpdatePairs()
 		checkTree(t, bp)
+	}
+}
+
+// TestBroadPhaseSweptBoxes checks that an entry's displacement counts from the start: a box added
+// moving towards a wall 1 m away pairs with it before it has moved, and a box whose tight box
+// stays inside its fat box but whose step's displacement now reaches the wall re-enters the tree
+// and pairs.
+func TestBroadPhaseSweptBoxes(t *testing.T) {
+	unit := AABB{Min: mgl64.Vec3{-0.1, -0.1, -0.1}, Max: mgl64.Vec3{0.1, 0.1, 0.1}}
+	wall := AABB{Min: mgl64.Vec3{1, -5, -5}, Max: mgl64.Vec3{1.02, 5, 5}}
+
+	bp := must(NewBroadPhase(0.05))
+	w := must(bp.Add(wall, mgl64.Vec3{}, ProxyOptions{Static: true}))
+	fast := must(bp.Add(unit, mgl64.Vec3{3, 0, 0}, ProxyOptions{}))
+	if got := bp.UpdatePairs(); !slices.Equal(got, []Pair{{w, fast}}) {
+		t.Fatalf("added moving 3 m towards a wall 0.9 m away: pairs %v, want [{%d %d}]", got, w, fast)
+	}
+	if fat := must(bp.FatBounds(fast)); fat.Max.X() < 0.1+0.05+3 || fat.Min.X() > -0.1-0.05 {
+		t.Fatalf("fat box %v does not cover the box swept by 3 m along x with margin 0.05", fat)
+	}
+
+	slow := must(bp.Add(unit.Translate(mgl64.Vec3{0, 2, 0}), mgl64.Vec3{}, ProxyOptions{}))
+	bp.UpdatePairs()
+	// Same tight box, still inside its fat box, but now about to move 3 m in the step.
+	moved := must(bp.Update(slow, unit.Translate(mgl64.Vec3{0, 2, 0}), mgl64.Vec3{3, 0, 0}))
+	if !moved {
+		t.Fatal("an entry whose swept box leaves its fat box did not re-enter the tree")
+	}
+	if got := bp.UpdatePairs(); !slices.Contains(got, Pair{w, slow}) {
+		t.Fatalf("pairs %v lack the wall and the entry about to cross it", got)
+	}
+	// Resting again: nothing to do.
+	if moved := must(bp.Update(fast, unit, mgl64.Vec3{3, 0, 0})); moved {
+		t.Fatal("an entry whose swept box stays inside its fat box re-entered the tree")
+	}
+	if _, err := bp.Add(unit, mgl64.Vec3{math.Inf(1), 0, 0}, ProxyOptions{}); err == nil || !containsField(err, "displacement") {
+		t.Fatalf("Add with an infinite displacement: %v, want an error naming displacement", err)
+	}
+}
+
+// TestBroadPhaseSetStatic changes an entry between static and not: two overlapping static entries
+// do not pair, pair once one is not static, and stop pairing when it is static again.
+func TestBroadPhaseSetStatic(t *testing.T) {
+	bp := must(NewBroadPhase(0.05))
+	box := AABB{Min: mgl64.Vec3{0, 0, 0}, Max: mgl64.Vec3{1, 1, 1}}
+	a := must(bp.Add(box, mgl64.Vec3{}, ProxyOptions{Static: true}))
+	b := must(bp.Add(box.Translate(mgl64.Vec3{0.5, 0, 0}), mgl64.Vec3{}, ProxyOptions{Static: true}))
+	if got := bp.UpdatePairs(); len(got) != 0 {
+		t.Fatalf("two static entries pair: %v", got)
+	}
+	for _, step := range []struct {
+		static bool
+		want   []Pair
+	}{{false, []Pair{{a, b}}}, {false, []Pair{{a, b}}}, {true, nil}, {false, []Pair{{a, b}}}} {
+		if err := bp.SetStatic(b, step.static); err != nil {
+			t.Fatal(err)
+		}
+		if got := bp.UpdatePairs(); !slices.Equal(got, step.want) {
+			t.Fatalf("after SetStatic(%v): pairs %v, want %v", step.static, got, step.want)
+		}
+		if got := must(bp.Static(b)); got != step.static {
+			t.Fatalf("Static = %v after SetStatic(%v)", got, step.static)
+		}
+	}
+	if err := bp.SetStatic(ProxyID(7), true); err == nil {
+		t.Fatal("SetStatic of an unknown entry gave no error")
 	}
 }

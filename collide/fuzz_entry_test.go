@@ -168,7 +168,7 @@ func FuzzRayCastBroadPhase(f *testing.F) {
 		var bp BroadPhase
 		for _, p := range poses {
 			// A fixed box: the shapes may be nil pointers, whose Bounds panics.
-			if _, err := bp.Add(AABB{Min: p.Position.Sub(mgl64.Vec3{1, 1, 1}), Max: p.Position.Add(mgl64.Vec3{1, 1, 1})}, ProxyOptions{}); err != nil {
+			if _, err := bp.Add(AABB{Min: p.Position.Sub(mgl64.Vec3{1, 1, 1}), Max: p.Position.Add(mgl64.Vec3{1, 1, 1})}, mgl64.Vec3{}, ProxyOptions{}); err != nil {
 				t.Fatal(err)
 			}
 		}

@@ -125,7 +125,7 @@ func TestRayCastBroadPhase(t *testing.T) {
 		s := shapes[i%len(shapes)]
 		p := randPose(r, 15)
 		entries = append(entries, entry{s, p})
-		must(bp.Add(s.Bounds(p), ProxyOptions{Data: i}))
+		must(bp.Add(s.Bounds(p), mgl64.Vec3{}, ProxyOptions{Data: i}))
 	}
 	lookup := func(id ProxyID) (Shape, Pose, bool) {
 		i, err := bp.Data(id)

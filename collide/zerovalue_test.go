@@ -203,8 +203,8 @@ func TestZeroBroadPhase(t *testing.T) {
 	}
 	bp.Query(AABB{Max: mgl64.Vec3{1, 1, 1}}, func(ProxyID) bool { t.Error("visited an entry of the empty broad phase"); return true })
 	unit := AABB{Min: mgl64.Vec3{-1, -1, -1}, Max: mgl64.Vec3{1, 1, 1}}
-	a := must(bp.Add(unit, ProxyOptions{}))
-	b := must(bp.Add(unit.Translate(mgl64.Vec3{1.5, 0, 0}), ProxyOptions{}))
+	a := must(bp.Add(unit, mgl64.Vec3{}, ProxyOptions{}))
+	b := must(bp.Add(unit.Translate(mgl64.Vec3{1.5, 0, 0}), mgl64.Vec3{}, ProxyOptions{}))
 	if pairs := bp.UpdatePairs(); len(pairs) != 1 || pairs[0] != (Pair{a, b}) {
 		t.Errorf("pairs %v, want [{%d %d}]", pairs, a, b)
 	}

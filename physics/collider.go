@@ -32,6 +32,23 @@ type Collider struct {
 	Sensor bool
 
 	validated collide.Shape // the shape last validated, so a step need not recheck it
+	// dynamicOK is the shape last found fit for a dynamic body (validateDynamicShape).
+	dynamicOK collide.Shape
+}
+
+// validateDynamic checks that the collider's shape can be a dynamic body's, once per shape.
+func (c *Collider) validateDynamic() error {
+	comparable := reflect.TypeOf(c.Shape).Comparable()
+	if comparable && c.Shape == c.dynamicOK {
+		return nil
+	}
+	if err := validateDynamicShape(c.Shape); err != nil {
+		return err
+	}
+	if comparable {
+		c.dynamicOK = c.Shape
+	}
+	return nil
 }
 
 // DefaultLayer is the layer of a Collider whose Layer is 0.

@@ -163,7 +163,7 @@ func (c *collisionWorld) place(e ecs.Entity, b *RigidBody, collider *Collider, b
 		}
 		return id, nil
 	}
-	id, err := c.broad.Add(bounds, collide.ProxyOptions{Static: b.Kind != Dynamic, Layer: layer, Mask: mask})
+	id, err := c.broad.Add(bounds, displacement, collide.ProxyOptions{Static: b.Kind != Dynamic, Layer: layer, Mask: mask})
 	if err != nil {
 		return id, withEntity(e, fmt.Errorf("physics: Collider.Shape bounds: %w", err))
 	}

@@ -56,14 +56,37 @@ func midpointMomentum(m mgl64.Vec3, invInertia mgl64.Mat3, h float64) mgl64.Vec3
 
 // cayleyRotation returns the unit quaternion of the Cayley map of the rotation vector v: the
 // rotation about v by 2·atan(|v|/2), which is (1, v/2) normalised.
+// A rotation vector beyond 1e150 rad (an angular velocity of 1e160 rad/s, say) would overflow
+// |v|², so it is scaled first; the map then gives the half-turn about v it tends to.
 func cayleyRotation(v mgl64.Vec3) mgl64.Quat {
 	half := v.Mul(0.5)
+	if s := maxAbs3(half); s > 1e150 {
+		u := half.Mul(1 / s)
+		n := math.Sqrt(1/(s*s) + u.Dot(u))
+		return mgl64.Quat{W: 1 / (s * n), V: u.Mul(1 / n)}
+	}
 	n := math.Sqrt(1 + half.Dot(half))
 	return mgl64.Quat{W: 1 / n, V: half.Mul(1 / n)}
 }
 
-// normalizeQuat returns q scaled to unit length.
+// normalizeQuat returns q scaled to unit length. A q whose squared norm would overflow or
+// underflow is scaled by its largest component first; the zero quaternion stays zero.
 func normalizeQuat(q mgl64.Quat) mgl64.Quat {
+	n2 := q.W*q.W + q.V.Dot(q.V)
+	if n2 > 1e-200 && n2 < 1e200 {
+		n := math.Sqrt(n2)
+		return mgl64.Quat{W: q.W / n, V: q.V.Mul(1 / n)}
+	}
+	s := max(math.Abs(q.W), maxAbs3(q.V))
+	if !(s > 0) || !finite(s) {
+		return q
+	}
+	q = mgl64.Quat{W: q.W / s, V: q.V.Mul(1 / s)}
 	n := math.Sqrt(q.W*q.W + q.V.Dot(q.V))
 	return mgl64.Quat{W: q.W / n, V: q.V.Mul(1 / n)}
+}
+
+// maxAbs3 returns the largest magnitude of v's components.
+func maxAbs3(v mgl64.Vec3) float64 {
+	return max(math.Abs(v[0]), math.Abs(v[1]), math.Abs(v[2]))
 }

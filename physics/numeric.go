@@ -39,3 +39,33 @@ func symmetricPositiveDefinite3(m mgl64.Mat3) bool {
 func skew(v mgl64.Vec3) mgl64.Mat3 {
 	return mgl64.Mat3{0, v[2], -v[1], -v[2], 0, v[0], v[1], -v[0], 0}
 }
+
+// inverse3 returns the inverse of the invertible 3×3 matrix m. mgl64's Mat3.Inv returns zero
+// whenever the determinant is within 1e-10 of zero, which makes the inertia of any body smaller
+// than about 3 cm infinite; here such a matrix is scaled to unit size first and inverted by its
+// cofactors with no tolerance. Other matrices get Mat3.Inv's answer, bit for bit.
+func inverse3(m mgl64.Mat3) mgl64.Mat3 {
+	if det := m.Det(); !mgl64.FloatEqual(det, 0) {
+		return m.Inv()
+	}
+	scale := 0.0
+	for _, x := range m {
+		scale = max(scale, math.Abs(x))
+	}
+	if !(scale > 0) || !finite(scale) {
+		return mgl64.Mat3{}
+	}
+	a := m.Mul(1 / scale)
+	inv := mgl64.Mat3{
+		a[4]*a[8] - a[5]*a[7],
+		a[2]*a[7] - a[1]*a[8],
+		a[1]*a[5] - a[2]*a[4],
+		a[5]*a[6] - a[3]*a[8],
+		a[0]*a[8] - a[2]*a[6],
+		a[2]*a[3] - a[0]*a[5],
+		a[3]*a[7] - a[4]*a[6],
+		a[1]*a[6] - a[0]*a[7],
+		a[0]*a[4] - a[1]*a[3],
+	}
+	return inv.Mul(1 / (a.Det() * scale))
+}

@@ -8,9 +8,9 @@ import (
 const StepSystemName = "physics.step"
 
 // Plugin registers the physics components (RigidBody, Collider), the *Simulation resource, the
-// ecs.Events[ContactEvent] and ecs.Events[SensorEvent] resources, and the fixed-update system that
-// steps the simulation with the App's fixed step and then sends the step's contact and sensor
-// events.
+// ecs.Events[ContactEvent], ecs.Events[SensorEvent] and ecs.Events[NonFiniteEvent] resources, and
+// the fixed-update system that steps the simulation with the App's fixed step and then sends the
+// step's contact, sensor and non-finite events.
 type Plugin struct {
 	Config Config
 }
@@ -38,6 +38,9 @@ func (p *Plugin) Build(app *ecs.App) error {
 	if err := ecs.AddEvent[SensorEvent](app); err != nil {
 		return err
 	}
+	if err := ecs.AddEvent[NonFiniteEvent](app); err != nil {
+		return err
+	}
 	var events contactEvents
 	var sensors sensorEvents
 	return app.AddSystem(ecs.FixedUpdate, StepSystemName, func(w *ecs.World) error {
@@ -58,6 +61,15 @@ func (p *Plugin) Build(app *ecs.App) error {
 			return fieldError("ecs.Events[physics.SensorEvent]", "resource is missing")
 		}
 		sensors.emit(sim, sensorOut)
+		if bad := sim.NonFiniteBodies(); len(bad) > 0 {
+			nf, ok := ecs.GetResource[ecs.Events[NonFiniteEvent]](w)
+			if !ok {
+				return fieldError("ecs.Events[physics.NonFiniteEvent]", "resource is missing")
+			}
+			for _, e := range bad {
+				nf.Send(NonFiniteEvent{Entity: e, Tick: t.Tick})
+			}
+		}
 		return nil
 	})
 }

@@ -24,10 +24,25 @@ func prepareBody(b *RigidBody, collider *Collider) error {
 	if b.Kind != Dynamic {
 		return nil
 	}
+	if collider != nil {
+		if err := collider.validateDynamic(); err != nil {
+			return err
+		}
+	}
 	if err := prepareMass(b, collider); err != nil {
 		return err
 	}
-	return b.validateMass()
+	if b.Mass == b.checkedMass && b.Inertia == b.checkedInertia {
+		return nil
+	}
+	if err := b.validateMass(); err != nil {
+		return err
+	}
+	if err := validateMassLimits(b.Mass, b.Inertia); err != nil {
+		return err
+	}
+	b.checkedMass, b.checkedInertia = b.Mass, b.Inertia
+	return nil
 }
 
 // prepareMass derives a dynamic body's Mass and Inertia from its collider where they are zero.

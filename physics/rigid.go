@@ -21,13 +21,16 @@ type rigidModel struct {
 	angularMomentum mgl64.Vec3 // world, start of step: R I Rᵀ ω
 	force, torque   mgl64.Vec3 // world, applied by the game for this step (forces.go)
 	gravityScale    float64
+	// round: the body's collider is a sphere, whose surface turning does not move (see
+	// rotationScale).
+	round bool
 }
 
 // load gathers the model from a prepared, validated body.
 func (r *rigidModel) load(b *RigidBody) {
 	r.mass = b.Mass
 	r.inertia = b.Inertia
-	r.invInertia = b.Inertia.Inv()
+	r.invInertia = inverse3(b.Inertia)
 	r.position = b.Position
 	r.orientation = b.Orientation
 	r.rotation = b.Orientation.Mat4().Mat3()

@@ -74,6 +74,10 @@ type RigidBody struct {
 	// the scale is 1, so that the zero RigidBody falls normally.
 	gravityScale  float64
 	customGravity bool
+	// checkedMass and checkedInertia are the mass properties last found valid (prepareBody), so
+	// that a step need not check them again.
+	checkedMass    float64
+	checkedInertia mgl64.Mat3
 }
 
 // bodyState is the part of a RigidBody the step writes.
@@ -188,15 +192,16 @@ func (b *RigidBody) validateMass() error {
 	return nil
 }
 
-// normalizeOrientation turns a zero quaternion into the identity and normalises any other.
+// normalizeOrientation turns a zero quaternion into the identity and normalises any other, however
+// large or small its components (normalizeQuat scales them first).
 func (b *RigidBody) normalizeOrientation() {
 	q := b.Orientation
 	n := math.Sqrt(q.W*q.W + q.V.Dot(q.V))
 	switch {
-	case n == 0:
+	case q == (mgl64.Quat{}):
 		b.Orientation = mgl64.QuatIdent()
 	case n != 1:
-		b.Orientation = mgl64.Quat{W: q.W / n, V: q.V.Mul(1 / n)}
+		b.Orientation = normalizeQuat(q)
 	}
 }
 

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/go-gl/mathgl/mgl64"
+	"github.com/stagger-physics/stagger/collide"
 	"github.com/stagger-physics/stagger/ecs"
 	"github.com/stagger-physics/stagger/solver"
 )
@@ -24,10 +25,15 @@ type Simulation struct {
 
 	models     []rigidModel
 	components []*RigidBody
-	asleep     []bool // per model: asleep at the start of the step (sleeping.go)
+	entities   []ecs.Entity // per model: its entity
+	asleep     []bool       // per model: asleep at the start of the step (sleeping.go)
 	kinematic  []*RigidBody
-	layout     Layout
-	qdotP      []float64
+	kinematicE []ecs.Entity // per kinematic body: its entity
+	// nonFinite lists the entities whose update of the last step came out non-finite and was
+	// discarded (NonFiniteBodies).
+	nonFinite []ecs.Entity
+	layout    Layout
+	qdotP     []float64
 
 	h         float64 // the current step's length, for gather's broad-phase displacement
 	collision *collisionWorld
@@ -133,13 +139,17 @@ func (s *Simulation) Step(h float64, tick uint64) error {
 	}
 	cst := &out.stats
 	integrateStart := time.Now()
-	nonFinite, sleeping := s.advance(h, &out)
+	s.nonFinite = s.nonFinite[:0]
+	sleeping := s.advance(h, &out)
 	for _, b := range s.components {
 		b.clearApplied() // the forces acted for this step only
 	}
-	for _, b := range s.kinematic {
-		advanceKinematic(b, h)
+	for i, b := range s.kinematic {
+		if !advanceKinematic(b, h) {
+			s.nonFinite = append(s.nonFinite, s.kinematicE[i])
+		}
 	}
+	nonFinite := len(s.nonFinite)
 	end := time.Now()
 	s.stats = StepStats{
 		Tick:           tick,
@@ -186,8 +196,10 @@ func (s *Simulation) endStep() { s.stepping = false }
 func (s *Simulation) gather() error {
 	s.models = s.models[:0]
 	s.components = s.components[:0]
+	s.entities = s.entities[:0]
 	s.asleep = s.asleep[:0]
 	s.kinematic = s.kinematic[:0]
+	s.kinematicE = s.kinematicE[:0]
 	s.layout.Reset()
 	s.gatherErr = nil
 	if err := s.bodies.Each(s.gatherFn); err != nil {
@@ -227,13 +239,18 @@ func (s *Simulation) gatherBody(e ecs.Entity, b *RigidBody) {
 		model = len(s.models)
 		s.models = append(s.models, rigidModel{})
 		s.models[model].load(b)
+		if collider != nil {
+			_, s.models[model].round = collider.Shape.(*collide.Sphere)
+		}
 		s.components = append(s.components, b)
+		s.entities = append(s.entities, e)
 		s.layout.Add(rigidDoFs)
 	case Kinematic:
 		// A kinematic body at rest that the game has not moved since the last step cannot move
 		// this step, so it lets the islands it supports sleep.
 		still = b.LinearVelocity == (mgl64.Vec3{}) && b.AngularVelocity == (mgl64.Vec3{}) && b.state() == b.written
 		s.kinematic = append(s.kinematic, b)
+		s.kinematicE = append(s.kinematicE, e)
 	}
 	if b.Kind != Dynamic {
 		// Nothing pushes a static or kinematic body; drop what was applied before a change of kind.
@@ -256,13 +273,25 @@ func (s *Simulation) gatherBody(e ecs.Entity, b *RigidBody) {
 	}
 }
 
-// advanceKinematic moves a kinematic body with its own velocities.
-func advanceKinematic(b *RigidBody, h float64) {
-	b.Position = b.Position.Add(b.LinearVelocity.Mul(h))
+// advanceKinematic moves a kinematic body with its own velocities. A move that would leave the
+// pose non-finite (a position beyond the largest float64) is not made; it reports whether the
+// body moved.
+func advanceKinematic(b *RigidBody, h float64) bool {
+	p := b.Position.Add(b.LinearVelocity.Mul(h))
 	wBody := b.Orientation.Conjugate().Rotate(b.AngularVelocity)
-	b.Orientation = normalizeQuat(b.Orientation.Mul(cayleyRotation(wBody.Mul(h))))
+	q := normalizeQuat(b.Orientation.Mul(cayleyRotation(wBody.Mul(h))))
+	if !finiteVec(p) || !finiteQuat(q) {
+		return false
+	}
+	b.Position, b.Orientation = p, q
 	b.written = b.state()
+	return true
 }
+
+// NonFiniteBodies returns the entities whose update in the last step came out non-finite: each
+// kept its previous state (docs/architecture.md, Errors). The Plugin sends a NonFiniteEvent for
+// each. The slice is reused by the next step.
+func (s *Simulation) NonFiniteBodies() []ecs.Entity { return s.nonFinite }
 
 // SetSolver replaces the contact solver's options from the next step on, so a game (or the demo)
 // can switch between Staggered Projections and the baselines, or between friction models, while

@@ -1,5 +1,7 @@
 package physics
 
+import "math"
+
 // Sleeping islands. An island whose bodies have all moved slower than Config.SleepLinear and
 // Config.SleepAngular for Config.SleepTime falls asleep where it stands: its velocities are zeroed
 // and, from then on, its pairs keep their manifolds and impulses without a narrow phase and the
@@ -43,9 +45,9 @@ func (cs *contactStage) markSleepingIslands(in *contactInput) int {
 
 // advance moves every awake dynamic body with its velocity after the contact stage's solve out
 // (q̇ᵗ⁺¹ in an island, q̇ᴾ otherwise), writes it back, and puts islands that have come to rest to
-// sleep. It returns the number of bodies whose update was non-finite (and discarded) and the
-// number asleep afterwards.
-func (s *Simulation) advance(h float64, out *contactOutput) (nonFinite, sleeping int) {
+// sleep. It lists the entities whose update was non-finite (and discarded) in s.nonFinite and
+// returns the number of bodies asleep afterwards.
+func (s *Simulation) advance(h float64, out *contactOutput) (sleeping int) {
 	isl := out.islands
 	for is := range out.outcomes {
 		bodies := isl.bodies[isl.bodyStart[is]:isl.bodyStart[is+1]]
@@ -61,13 +63,20 @@ func (s *Simulation) advance(h float64, out *contactOutput) (nonFinite, sleeping
 			sleeping += len(bodies)
 			continue
 		}
+		scale := s.rotationScale(h, bodies, out.qdot)
 		for _, mi := range bodies {
 			var shift []float64
 			if out.outcomes[is].displaced() {
 				shift = s.layout.Span(out.shift, mi)
 			}
-			if !s.store(mi, s.layout.Span(out.qdot, mi), s.layout.Span(out.impulse, mi), shift, h) {
-				nonFinite++
+			qdot := s.layout.Span(out.qdot, mi)
+			if scale < 1 {
+				for i := range qdot {
+					qdot[i] *= scale
+				}
+			}
+			if !s.store(mi, qdot, s.layout.Span(out.impulse, mi), shift, h, scale) {
+				s.nonFinite = append(s.nonFinite, s.entities[mi])
 			}
 		}
 	}
@@ -82,23 +91,28 @@ func (s *Simulation) advance(h float64, out *contactOutput) (nonFinite, sleeping
 			continue
 		}
 		s.components[mi].rest = 0
-		if !s.store(mi, s.layout.Span(s.qdotP, mi), nil, nil, h) {
-			nonFinite++
+		if !s.store(mi, s.layout.Span(s.qdotP, mi), nil, nil, h, 1) {
+			s.nonFinite = append(s.nonFinite, s.entities[mi])
 		}
 	}
-	return nonFinite, sleeping
+	return sleeping
 }
 
 // store advances model mi with velocity qdot (and contact impulse, or nil), displaces it by the
-// separation's shift (or nil), and writes it into its component, which is awake from now on. It
-// reports whether the update was finite.
-func (s *Simulation) store(mi int, qdot, impulse, shift []float64, h float64) bool {
+// separation's shift (or nil), scales its end-of-step velocities by scale (see rotationScale), and
+// writes it into its component, which is awake from now on. It reports whether the update was
+// finite.
+func (s *Simulation) store(mi int, qdot, impulse, shift []float64, h, scale float64) bool {
 	b := s.components[mi]
 	if b.asleep {
 		b.wake()
 	}
 	m := &s.models[mi]
 	m.Advance(h, qdot, impulse)
+	if scale < 1 {
+		m.velocity = m.velocity.Mul(scale)
+		m.angularVel = m.angularVel.Mul(scale)
+	}
 	if shift != nil {
 		m.Displace(shift)
 	}
@@ -128,4 +142,31 @@ func (s *Simulation) comesToRest(h float64, bodies []int, qdot []float64) bool {
 		}
 	}
 	return all
+}
+
+// maxContactRotation is the largest angle, rad, a body in contact may turn in one step (Box2D and
+// Jolt bound a step's rotation alike). A contact constrains the velocity of its point to first
+// order, which describes a turn of a quarter of a half-turn well; a body spun faster by an
+// off-centre impact, a small box hit at hundreds of m/s say, would otherwise turn several times in
+// a step while its contacts assume it barely turned, and swing through what it hit.
+const maxContactRotation = 0.25 * math.Pi
+
+// rotationScale returns the factor, at most 1, by which an island's velocities after the solve
+// (qdot, in the step's layout) are scaled so that none of its bodies turns by more than
+// maxContactRotation in the step of length h. A sphere may spin at any rate: turning does not move
+// its surface. Scaling every velocity of the island by the same factor keeps each contact's
+// constraint n_kᵀq̇ + b_k ≥ 0 met, since b_k ≥ 0 (docs/architecture.md, Sign conventions), except
+// against a moving kinematic body.
+func (s *Simulation) rotationScale(h float64, bodies []int, qdot []float64) float64 {
+	scale := 1.0
+	for _, mi := range bodies {
+		if s.models[mi].round {
+			continue
+		}
+		q := s.layout.Span(qdot, mi)
+		if turn := h * math.Sqrt(q[3]*q[3]+q[4]*q[4]+q[5]*q[5]); turn > maxContactRotation {
+			scale = min(scale, maxContactRotation/turn)
+		}
+	}
+	return scale
 }

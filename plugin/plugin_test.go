@@ -176,3 +176,31 @@ func TestMeshEnclosesHull(t *testing.T) {
 		t.Fatalf("mesh volume %v, hull volume %v", got, want)
 	}
 }
+
+// TestFarBodyNodeStaysFinite places a body at x = 1e39 m, beyond float32's range: its node must
+// get a finite position (clamped to ±MaxFloat32), and a body at an ordinary place its exact one.
+func TestFarBodyNodeStaysFinite(t *testing.T) {
+	app, scene := newPluginApp(t, false)
+	nodes := make([]*core.Node, 2)
+	for i, p := range []mgl64.Vec3{{1e39, -2e39, 5}, {1, 2, 3}} {
+		body := physics.NewStatic(p)
+		e, err := physics.Spawn(app.World, body, physics.Collider{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		nodes[i] = core.NewNode()
+		scene.Add(nodes[i])
+		if err := ecs.Add(app.World, e, Visual{Node: nodes[i]}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := app.Update(1.0 / 60); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := nodes[0].Position(), (math32.Vector3{X: math.MaxFloat32, Y: 5, Z: math.MaxFloat32}); got != want {
+		t.Errorf("far node at %v, want %v", got, want)
+	}
+	if got, want := nodes[1].Position(), (math32.Vector3{X: 1, Y: 3, Z: -2}); got != want {
+		t.Errorf("near node at %v, want %v", got, want)
+	}
+}

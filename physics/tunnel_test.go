@@ -1,0 +1,197 @@
+package physics
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/go-gl/mathgl/mgl64"
+	"github.com/stagger-physics/stagger/collide"
+	"github.com/stagger-physics/stagger/ecs"
+)
+
+// spawnStaticBox adds a static box of half-extents half at p.
+func spawnStaticBox(t testing.TB, w *ecs.World, p, half mgl64.Vec3) ecs.Entity {
+	t.Helper()
+	box, err := collide.NewBox(half)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e, err := Spawn(w, NewStatic(p), Collider{Shape: box})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return e
+}
+
+// TestFastBallStopsAtThinWall fires a 2 cm ball at 300 m/s at a 2 cm thick wall 1 m ahead: at
+// h = 0.01 it would cross the wall in its first step. It must end on the near side.
+func TestFastBallStopsAtThinWall(t *testing.T) {
+	app := newTestApp(t, 0.01, DefaultConfig())
+	spawnStaticBox(t, app.World, mgl64.Vec3{1, 0, 0}, mgl64.Vec3{0.01, 2, 2})
+	ball, err := collide.NewSphere(0.01)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := NewDynamic(mgl64.Vec3{0, 0, 0}, 1000)
+	b.LinearVelocity = mgl64.Vec3{300, 0, 0}
+	e, err := Spawn(app.World, b, Collider{Shape: ball})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for n := 0; n < 100; n++ {
+		if err := app.StepFixed(); err != nil {
+			t.Fatal(err)
+		}
+		got := bodyOf(t, app.World, e)
+		if got.Position.X() > 0.99-0.01+1e-3 {
+			t.Fatalf("step %d: ball at x = %.4f, beyond the wall's face at 0.99", n, got.Position.X())
+		}
+	}
+}
+
+// TestFastBoxStopsOnThinSlab drops a 1 m box at 100 m/s onto a 2 cm slab.
+func TestFastBoxStopsOnThinSlab(t *testing.T) {
+	app := newTestApp(t, 0.01, DefaultConfig())
+	spawnStaticBox(t, app.World, mgl64.Vec3{0, 0, 0}, mgl64.Vec3{3, 3, 0.01})
+	e := spawnCube(t, app.World, mgl64.Vec3{0, 0, 3}, mgl64.QuatIdent(), 0.5)
+	bd, _ := ecs.Get[RigidBody](app.World, e)
+	bd.LinearVelocity = mgl64.Vec3{0, 0, -100}
+	for n := 0; n < 200; n++ {
+		if err := app.StepFixed(); err != nil {
+			t.Fatal(err)
+		}
+		got := bodyOf(t, app.World, e)
+		if got.Position.Z() < 0.51-0.005 {
+			t.Fatalf("step %d: box at z = %.4f, below the slab's top at 0.01 (+0.5)", n, got.Position.Z())
+		}
+	}
+}
+
+// TestFastDropsDoNotSink drops unit cubes at 20 to 90 m/s from several heights onto a half-space
+// ground and onto a static slab: after settling, none may be lower than a few millimetres below
+// its resting height of 0.5 m.
+func TestFastDropsDoNotSink(t *testing.T) {
+	for _, slab := range []bool{false, true} {
+		for _, speed := range []float64{20, 35, 50, 70, 90} {
+			for _, height := range []float64{0.6, 1.37, 2.9, 5.05, 11.3} {
+				app := newTestApp(t, 0.01, DefaultConfig())
+				top := 0.0
+				if slab {
+					spawnStaticBox(t, app.World, mgl64.Vec3{0, 0, -0.01}, mgl64.Vec3{4, 4, 0.01})
+				} else {
+					spawnGround(t, app.World, mgl64.Vec3{0, 0, 1}, 0.5)
+				}
+				e := spawnCube(t, app.World, mgl64.Vec3{0, 0, height}, mgl64.QuatIdent(), 0.5)
+				bd, _ := ecs.Get[RigidBody](app.World, e)
+				bd.LinearVelocity = mgl64.Vec3{0, 0, -speed}
+				low := math.Inf(1)
+				for n := 0; n < 150; n++ {
+					if err := app.StepFixed(); err != nil {
+						t.Fatal(err)
+					}
+					low = min(low, bodyOf(t, app.World, e).Position.Z()-0.5-top)
+				}
+				end := bodyOf(t, app.World, e).Position.Z() - 0.5 - top
+				t.Logf("slab %v speed %v height %v: lowest %.4g end %.4g", slab, speed, height, low, end)
+				if end < -3e-3 || low < -3e-3 {
+					t.Errorf("slab %v, %v m/s from %v m: penetration %.4g m at the end, %.4g m at worst", slab, speed, height, -end, -low)
+				}
+			}
+		}
+	}
+}
+
+// shot is one body fired at the wall of TestRandomFastBodiesDoNotCrossThinWall.
+type shot struct {
+	kind  int // 0 sphere, 1 box, 2 capsule
+	shape collide.Shape
+	size  float64
+	body  RigidBody
+}
+
+// randomShot draws a shape of 1 cm to 1 m across, spinning at up to 200 rad/s, fired at 5–500 m/s
+// from up to 4 m before the plane x = 0, roughly along +x.
+func randomShot(t testing.TB, r *rand.Rand) shot {
+	t.Helper()
+	s := shot{kind: r.IntN(3), size: 0.005 + r.Float64()*0.5}
+	a, b := 0.2+r.Float64(), 0.2+r.Float64()
+	var err error
+	switch s.kind {
+	case 0:
+		s.shape, err = collide.NewSphere(s.size)
+	case 1:
+		s.shape, err = collide.NewBox(mgl64.Vec3{s.size, s.size * a, s.size * b})
+	default:
+		s.shape, err = collide.NewCapsule(s.size*(0.1+0.5*a), s.size)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	start := mgl64.Vec3{-(1.5*s.size + 0.01 + 4*r.Float64()), 2 * (r.Float64() - 0.5), 2 * (r.Float64() - 0.5)}
+	speed := 5 + 495*r.Float64()
+	s.body = NewDynamic(start, 500+2000*r.Float64())
+	s.body.Orientation = mgl64.Quat{W: r.NormFloat64(), V: mgl64.Vec3{r.NormFloat64(), r.NormFloat64(), r.NormFloat64()}}.Normalize()
+	s.body.LinearVelocity = mgl64.Vec3{speed, 0.1 * speed * (r.Float64() - 0.5), 0.1 * speed * (r.Float64() - 0.5)}
+	s.body.AngularVelocity = mgl64.Vec3{r.NormFloat64(), r.NormFloat64(), r.NormFloat64()}.Mul(200 * r.Float64())
+	s.body.Restitution = r.Float64()
+	return s
+}
+
+// TestRandomFastBodiesDoNotCrossThinWall fires random shots (randomShot) at a static wall 1 cm
+// thick and 100 m wide: no body's centre may ever reach the far side of the wall's mid-plane.
+func TestRandomFastBodiesDoNotCrossThinWall(t *testing.T) {
+	r := rand.New(rand.NewPCG(99, 5))
+	const h = 0.01
+	for trial := 0; trial < 500; trial++ {
+		s := randomShot(t, r)
+		app := newTestApp(t, h, DefaultConfig())
+		spawnStaticBox(t, app.World, mgl64.Vec3{}, mgl64.Vec3{0.005, 50, 50})
+		e, err := Spawn(app.World, s.body, Collider{Shape: s.shape})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for n := 0; n < 60; n++ {
+			if err := app.StepFixed(); err != nil {
+				t.Fatalf("trial %d: %v", trial, err)
+			}
+			if x := bodyOf(t, app.World, e).Position.X(); x > 0 {
+				t.Errorf("trial %d (shape %d, size %.3g, v %.4g, ω %.4g from %v): centre at x = %.3g after step %d, beyond the wall",
+					trial, s.kind, s.size, s.body.LinearVelocity, s.body.AngularVelocity, s.body.Position, x, n)
+				break
+			}
+		}
+	}
+}
+
+// TestTeleportedFastBallStopsAtWall lets a ball rest far from a 1 cm wall, then teleports it 0.5 m
+// before the wall at 500 m/s: the step after the teleport must already stop it there.
+func TestTeleportedFastBallStopsAtWall(t *testing.T) {
+	app := newTestApp(t, 0.01, DefaultConfig())
+	spawnStaticBox(t, app.World, mgl64.Vec3{0, 0, 0}, mgl64.Vec3{0.005, 2, 2})
+	ball, err := collide.NewSphere(0.05)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := NewDynamic(mgl64.Vec3{-20, 0, 0}, 1000)
+	e, err := Spawn(app.World, b, Collider{Shape: ball})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for n := 0; n < 5; n++ {
+		if err := app.StepFixed(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	bd, _ := ecs.Get[RigidBody](app.World, e)
+	bd.Position = mgl64.Vec3{-0.5, 0, 0}
+	bd.LinearVelocity = mgl64.Vec3{500, 0, 0}
+	for n := 0; n < 50; n++ {
+		if err := app.StepFixed(); err != nil {
+			t.Fatal(err)
+		}
+		if x := bodyOf(t, app.World, e).Position.X(); x > -0.055+1e-3 {
+			t.Fatalf("step %d after the teleport: ball at x = %.4f, past the wall's face at -0.005", n, x)
+		}
+	}
+}
