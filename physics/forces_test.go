@@ -492,16 +492,16 @@ func TestNonFinitePushesAreRefused(t *testing.T) {
 		t.Fatalf("accumulated force %v after the refusal", f)
 	}
 	// The step checks what the force does over h: 1.5e308 N on 6 kg gives 2.5e305 m/s, finite,
-	// so it acts. On a body of 1 µg, 1e305 N would give 1e309 m/s: the step refuses it, naming
+	// so it acts. On a body of 1 mg (MinMass), 1e308 N would give 1e312 m/s: the step refuses it, naming
 	// the entity, drops it and moves nothing; the next step runs without it.
 	sphere, _ := collide.NewSphere(0.01)
-	light, err := Spawn(app.World, RigidBody{Kind: Dynamic, Mass: 1e-9, Position: mgl64.Vec3{5, 0, 10}}, Collider{Shape: sphere})
+	light, err := Spawn(app.World, RigidBody{Kind: Dynamic, Mass: MinMass, Position: mgl64.Vec3{5, 0, 10}}, Collider{Shape: sphere})
 	if err != nil {
 		t.Fatal(err)
 	}
 	l, _ := ecs.Get[RigidBody](app.World, light)
 	b, _ = ecs.Get[RigidBody](app.World, brick) // the spawn may have moved the components
-	if err := l.ApplyCentralForce(mgl64.Vec3{1e305, 0, 0}); err != nil {
+	if err := l.ApplyCentralForce(mgl64.Vec3{1e308, 0, 0}); err != nil {
 		t.Fatal(err)
 	}
 	lBefore, bBefore := *l, *b

@@ -74,6 +74,12 @@ func (s *Simulation) advance(h float64, out *contactOutput) (sleeping int) {
 				for i := range qdot {
 					qdot[i] *= scale
 				}
+				// A bounce's shift, h(q̇ₛ − q̇ᵗ⁺¹), completes the motion to h q̇ₛ; scaled with
+				// q̇ᵗ⁺¹, the body moves by h·scale·q̇ₛ, which keeps every contact's constraint
+				// (a separation's part only shrinks).
+				for i := range shift {
+					shift[i] *= scale
+				}
 			}
 			if !s.store(mi, qdot, s.layout.Span(out.impulse, mi), shift, h, scale) {
 				s.nonFinite = append(s.nonFinite, s.entities[mi])
