@@ -1,6 +1,7 @@
 package collide
 
 import (
+	"fmt"
 	"math"
 	"testing"
 
@@ -155,5 +156,50 @@ func BenchmarkRayCastBroadPhase(b *testing.B) {
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		_, _, _, _ = RayCastBroadPhase(bp, mgl64.Vec3{-25, 0.1, 0.2}, mgl64.Vec3{1, 0.01, 0.02}, 50, lookup)
+	}
+}
+
+// spherePoints returns n points spread evenly on the unit sphere (a Fibonacci lattice): every
+// one is a hull vertex, the worst case for hull building.
+func spherePoints(n int) []mgl64.Vec3 {
+	pts := make([]mgl64.Vec3, n)
+	golden := math.Pi * (3 - math.Sqrt(5))
+	for i := range pts {
+		z := 1 - 2*(float64(i)+0.5)/float64(n)
+		r := math.Sqrt(1 - z*z)
+		a := golden * float64(i)
+		pts[i] = mgl64.Vec3{r * math.Cos(a), r * math.Sin(a), z}
+	}
+	return pts
+}
+
+// BenchmarkNewConvexHull builds hulls of n points on a sphere (all on the hull) and in a ball
+// (most inside).
+func BenchmarkNewConvexHull(b *testing.B) {
+	for _, n := range []int{1024, 8192, 65536} {
+		sphere := spherePoints(n)
+		r := newRand(uint64(n))
+		ball := make([]mgl64.Vec3, n)
+		for i := range ball {
+			for {
+				p := randInCube(r, 1)
+				if p.Len() <= 1 {
+					ball[i] = p
+					break
+				}
+			}
+		}
+		for _, c := range []struct {
+			name string
+			pts  []mgl64.Vec3
+		}{{"sphere", sphere}, {"ball", ball}} {
+			b.Run(fmt.Sprintf("%s-%d", c.name, n), func(b *testing.B) {
+				for b.Loop() {
+					if _, err := NewConvexHull(c.pts); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
 	}
 }

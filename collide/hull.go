@@ -78,12 +78,12 @@ func NewConvexHull(points []mgl64.Vec3) (*ConvexHull, error) {
 	scale := max(box.Size().Len(), max(maxAbs(box.Min), maxAbs(box.Max)))
 	eps := hullEpsilon * scale
 	pts := dedupePoints(points, eps)
-	tris, err := quickHull(pts, eps, hullFlatness*scale)
+	tris, adj, err := quickHull(pts, eps, hullFlatness*scale)
 	if err != nil {
 		return nil, err
 	}
 	h := &ConvexHull{eps: eps}
-	if err := h.buildFaces(pts, tris); err != nil {
+	if err := h.buildFaces(pts, tris, adj); err != nil {
 		return nil, err
 	}
 	h.computeMass()
@@ -136,20 +136,16 @@ func dedupePoints(points []mgl64.Vec3, eps float64) []mgl64.Vec3 {
 }
 
 // buildFaces merges the hull triangles into planar polygons and derives vertices, faces and
-// edges.
-func (h *ConvexHull) buildFaces(pts []mgl64.Vec3, tris [][3]int32) error {
+// edges. adj[i][e] is the triangle across edge e of triangle i (from its vertex e to e+1).
+func (h *ConvexHull) buildFaces(pts []mgl64.Vec3, tris, adj [][3]int32) error {
 	type tri struct {
 		v [3]int32
 		n mgl64.Vec3
 	}
 	ts := make([]tri, len(tris))
-	edgeOwner := map[[2]int32]int{}
 	for i, t := range tris {
 		n, _ := unit(pts[t[1]].Sub(pts[t[0]]).Cross(pts[t[2]].Sub(pts[t[0]])))
 		ts[i] = tri{v: t, n: n}
-		for k := 0; k < 3; k++ {
-			edgeOwner[[2]int32{t[k], t[(k+1)%3]}] = i
-		}
 	}
 	group := make([]int, len(ts))
 	for i := range group {
@@ -166,10 +162,9 @@ func (h *ConvexHull) buildFaces(pts []mgl64.Vec3, tris [][3]int32) error {
 		members := []int{seed}
 		group[seed] = g
 		for k := 0; k < len(members); k++ {
-			t := ts[members[k]]
 			for e := 0; e < 3; e++ {
-				nb, ok := edgeOwner[[2]int32{t.v[(e+1)%3], t.v[e]}]
-				if !ok || group[nb] >= 0 || ts[nb].n.Dot(n) < 1-1e-6 {
+				nb := int(adj[members[k]][e])
+				if group[nb] >= 0 || ts[nb].n.Dot(n) < 1-1e-6 {
 					continue
 				}
 				flat := true
@@ -188,30 +183,38 @@ func (h *ConvexHull) buildFaces(pts []mgl64.Vec3, tris [][3]int32) error {
 	}
 	// Boundary loop of every group, in input point indices.
 	loops := make([][]int32, 0, len(groups))
+	var next [][2]int32 // the group's boundary edges (a, b), sorted by a
 	for g, members := range groups {
-		next := map[int32]int32{}
+		next = next[:0]
 		start := int32(-1)
 		for _, m := range members {
 			t := ts[m].v
 			for e := 0; e < 3; e++ {
 				a, b := t[e], t[(e+1)%3]
-				if nb, ok := edgeOwner[[2]int32{b, a}]; ok && group[nb] == g {
+				if group[adj[m][e]] == g {
 					continue
 				}
-				if _, dupl := next[a]; dupl {
-					return fieldErrorf("ConvexHull.points", "produced a non-manifold face (numerically degenerate input)")
-				}
-				next[a] = b
+				next = append(next, [2]int32{a, b})
 				if start < 0 || a < start {
 					start = a
 				}
+			}
+		}
+		slices.SortFunc(next, func(x, y [2]int32) int { return int(x[0] - y[0]) })
+		for k := 1; k < len(next); k++ {
+			if next[k][0] == next[k-1][0] {
+				return fieldErrorf("ConvexHull.points", "produced a non-manifold face (numerically degenerate input)")
 			}
 		}
 		var loop []int32
 		v := start
 		for steps := 0; ; steps++ {
 			loop = append(loop, v)
-			v = next[v]
+			k, found := slices.BinarySearchFunc(next, v, func(x [2]int32, v int32) int { return int(x[0] - v) })
+			if !found {
+				return fieldErrorf("ConvexHull.points", "produced a face with a broken boundary (numerically degenerate input)")
+			}
+			v = next[k][1]
 			if v == start {
 				break
 			}
@@ -237,21 +240,21 @@ func (h *ConvexHull) buildFaces(pts []mgl64.Vec3, tris [][3]int32) error {
 		}
 		loops[f] = loop
 	}
-	remap := map[int32]int32{}
+	remap := make([]int32, len(pts)) // point index → vertex index + 1; 0: not a vertex yet
 	for _, loop := range loops {
 		first := int32(len(h.faceVerts))
 		for _, p := range loop {
-			v, ok := remap[p]
-			if !ok {
+			v := remap[p] - 1
+			if v < 0 {
 				v = int32(len(h.vertices))
-				remap[p] = v
+				remap[p] = v + 1
 				h.vertices = append(h.vertices, pts[p])
 			}
 			h.faceVerts = append(h.faceVerts, v)
 		}
 		h.faces = append(h.faces, hullFace{first: first, count: int32(len(loop))})
 	}
-	// Planes: Newell normal, offset enclosing every vertex.
+	// Planes: Newell normal; the offset, enclosing every vertex, once the edges are known.
 	for f := range h.faces {
 		face := &h.faces[f]
 		loop := h.faceVerts[face.first : face.first+face.count]
@@ -267,26 +270,34 @@ func (h *ConvexHull) buildFaces(pts []mgl64.Vec3, tris [][3]int32) error {
 			return fieldErrorf("ConvexHull.points", "produced a degenerate face (numerically degenerate input)")
 		}
 		face.normal = n
-		face.offset = math.Inf(-1)
-		for _, p := range h.vertices {
-			face.offset = max(face.offset, n.Dot(p))
-		}
 	}
 	// Edges with their two faces.
 	h.faceEdges = make([]int32, len(h.faceVerts))
-	index := map[[2]int32]int{}
+	// The edges met so far at each vertex, as linked lists: first[v] is the head (+1; 0 ends),
+	// and each node holds the other end, the edge and the next node (+1).
+	type edgeNode struct{ other, edge, next int32 }
+	first := make([]int32, len(h.vertices))
+	nodes := make([]edgeNode, 0, len(h.faceVerts)/2+1)
 	for f := range h.faces {
 		face := h.faces[f]
 		loop := h.faceVerts[face.first : face.first+face.count]
 		for i := range loop {
 			a, b := loop[i], loop[(i+1)%len(loop)]
-			key := [2]int32{min(a, b), max(a, b)}
-			if e, ok := index[key]; ok {
+			lo, hi := min(a, b), max(a, b)
+			e := int32(-1)
+			for k := first[lo]; k > 0; k = nodes[k-1].next {
+				if nodes[k-1].other == hi {
+					e = nodes[k-1].edge
+					break
+				}
+			}
+			if e >= 0 {
 				h.edges[e].f[1] = int32(f)
-				h.faceEdges[face.first+int32(i)] = int32(e)
+				h.faceEdges[face.first+int32(i)] = e
 				continue
 			}
-			index[key] = len(h.edges)
+			nodes = append(nodes, edgeNode{other: hi, edge: int32(len(h.edges)), next: first[lo]})
+			first[lo] = int32(len(nodes))
 			h.faceEdges[face.first+int32(i)] = int32(len(h.edges))
 			h.edges = append(h.edges, hullEdge{v: [2]int32{a, b}, f: [2]int32{int32(f), -1}})
 		}
@@ -297,12 +308,72 @@ func (h *ConvexHull) buildFaces(pts []mgl64.Vec3, tris [][3]int32) error {
 		}
 		h.edges[i].arc = h.faces[e.f[1]].normal.Cross(h.faces[e.f[0]].normal)
 	}
+	h.planeOffsets()
 	h.local = AABBFromPoints(h.vertices...)
 	for _, p := range h.vertices {
 		h.center = h.center.Add(p)
 	}
 	h.center = h.center.Mul(1 / float64(len(h.vertices)))
 	return nil
+}
+
+// bruteOffsetWork is the most vertex–face products for which planeOffsets tests every vertex
+// against every face.
+const bruteOffsetWork = 1 << 20
+
+// planeOffsets sets each face's offset to the largest n·p over the hull's vertices, so that the
+// plane encloses them all despite the round-off of the face's normal. Small hulls test every
+// vertex; larger ones, where that would be quadratic, climb the vertex graph from a vertex of the
+// face to a vertex no neighbour of which lies further along n, which on a convex vertex set is
+// the largest (on one convex only to within the hull's tolerance, hullEpsilon).
+func (h *ConvexHull) planeOffsets() {
+	if len(h.vertices)*len(h.faces) <= bruteOffsetWork {
+		for f := range h.faces {
+			face := &h.faces[f]
+			face.offset = math.Inf(-1)
+			for _, p := range h.vertices {
+				face.offset = max(face.offset, face.normal.Dot(p))
+			}
+		}
+		return
+	}
+	// Neighbours of each vertex, compressed: vertex v's are adj[start[v]:start[v+1]].
+	start := make([]int32, len(h.vertices)+1)
+	for _, e := range h.edges {
+		start[e.v[0]+1]++
+		start[e.v[1]+1]++
+	}
+	for v := range h.vertices {
+		start[v+1] += start[v]
+	}
+	adj := make([]int32, start[len(h.vertices)])
+	fill := slices.Clone(start[:len(h.vertices)])
+	for _, e := range h.edges {
+		adj[fill[e.v[0]]] = e.v[1]
+		fill[e.v[0]]++
+		adj[fill[e.v[1]]] = e.v[0]
+		fill[e.v[1]]++
+	}
+	for f := range h.faces {
+		face := &h.faces[f]
+		n := face.normal
+		loop := h.faceVerts[face.first : face.first+face.count]
+		v, best := loop[0], n.Dot(h.vertices[loop[0]])
+		for _, u := range loop[1:] {
+			if d := n.Dot(h.vertices[u]); d > best {
+				v, best = u, d
+			}
+		}
+		for moved := true; moved; {
+			moved = false
+			for _, u := range adj[start[v]:start[v+1]] {
+				if d := n.Dot(h.vertices[u]); d > best {
+					v, best, moved = u, d, true
+				}
+			}
+		}
+		face.offset = best
+	}
 }
 
 // computeMass integrates volume, centre of mass and second moment over tetrahedra from the

@@ -293,3 +293,40 @@ func TestConvexHullCentered(t *testing.T) {
 		t.Fatalf("offset %v, centre of mass %v", off, mp.CenterOfMass)
 	}
 }
+
+// TestConvexHullLarge builds hulls of 3,000 points on a sphere (every one a vertex) and of 5,000
+// in a ball, large enough that the plane offsets come from the vertex-graph climb: the topology
+// checks hold, every sphere point is a vertex, and the volumes approach the ball's.
+func TestConvexHullLarge(t *testing.T) {
+	sphere := spherePoints(3000)
+	h, err := NewConvexHull(sphere)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(h.vertices)*len(h.faces) <= bruteOffsetWork {
+		t.Fatalf("%d vertices and %d faces do not exercise the climb", len(h.vertices), len(h.faces))
+	}
+	checkHullTopology(t, h, sphere)
+	if len(h.Vertices()) != len(sphere) {
+		t.Errorf("%d of %d points on a sphere are hull vertices", len(h.Vertices()), len(sphere))
+	}
+	ball := 4 * math.Pi / 3
+	if v := h.Volume(); v > ball || v < 0.995*ball {
+		t.Errorf("sphere hull volume %v, want just under %v", v, ball)
+	}
+	r := newRand(5)
+	var cloud []mgl64.Vec3
+	for len(cloud) < 5000 {
+		if p := randInCube(r, 1); p.Len() <= 1 {
+			cloud = append(cloud, p)
+		}
+	}
+	h, err = NewConvexHull(cloud)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkHullTopology(t, h, cloud)
+	if v := h.Volume(); v > ball || v < 0.8*ball {
+		t.Errorf("ball hull volume %v, want a little under %v", v, ball)
+	}
+}

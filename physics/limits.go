@@ -30,7 +30,26 @@ const (
 	// pipeline are made for.
 	MinBodySize = 1e-3
 	MaxBodySize = 1e4
+	// MaxSpeed, m/s, and MaxAngularSpeed, rad/s, bound the velocities a game gives a dynamic or
+	// kinematic body (at Spawn or by writing them later). The step itself may exceed them (a body
+	// falling for days); they keep the distances a step looks ahead finite.
+	MaxSpeed        = 1e5
+	MaxAngularSpeed = 1e5
 )
+
+// safeLen returns |v| without overflowing for components beyond 1e154.
+func safeLen(v mgl64.Vec3) float64 { return math.Hypot(math.Hypot(v[0], v[1]), v[2]) }
+
+// validateSpeeds checks a moving body's velocities against MaxSpeed and MaxAngularSpeed.
+func validateSpeeds(b *RigidBody) error {
+	if v := safeLen(b.LinearVelocity); !(v <= MaxSpeed) {
+		return fieldError("RigidBody.LinearVelocity", "speed must be at most physics.MaxSpeed = %g m/s, got %g", float64(MaxSpeed), v)
+	}
+	if w := safeLen(b.AngularVelocity); !(w <= MaxAngularSpeed) {
+		return fieldError("RigidBody.AngularVelocity", "must be at most physics.MaxAngularSpeed = %g rad/s, got %g", float64(MaxAngularSpeed), w)
+	}
+	return nil
+}
 
 // validateDynamicShape checks that shape can be a dynamic body's: bounded, and of a size within
 // MinBodySize and MaxBodySize.

@@ -154,3 +154,33 @@ func TestSymmetricEigenRange(t *testing.T) {
 		}
 	}
 }
+
+// TestSpeedLimitsAtSpawn refuses a dynamic body thrown faster than MaxSpeed and a kinematic one
+// spun faster than MaxAngularSpeed, and accepts a static one with any velocity (it ignores it).
+func TestSpeedLimitsAtSpawn(t *testing.T) {
+	app := newTestApp(t, 0.01, DefaultConfig())
+	fast := NewDynamic(mgl64.Vec3{}, 100)
+	fast.LinearVelocity = mgl64.Vec3{0, 2e5, 0}
+	spun := NewStatic(mgl64.Vec3{})
+	spun.Kind = Kinematic
+	spun.AngularVelocity = mgl64.Vec3{0, 0, 1e160}
+	still := NewStatic(mgl64.Vec3{})
+	still.AngularVelocity = mgl64.Vec3{0, 0, 1e160}
+	cube, err := collide.NewBox(mgl64.Vec3{0.5, 0.5, 0.5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		body  RigidBody
+		field string
+	}{{fast, "RigidBody.LinearVelocity"}, {spun, "RigidBody.AngularVelocity"}, {still, ""}} {
+		_, err := Spawn(app.World, c.body, Collider{Shape: cube})
+		var fe *FieldError
+		switch {
+		case c.field == "" && err != nil:
+			t.Errorf("%v body refused: %v", c.body.Kind, err)
+		case c.field != "" && (!errors.As(err, &fe) || fe.Field != c.field):
+			t.Errorf("%v body: Spawn gave %v, want a FieldError naming %s", c.body.Kind, err, c.field)
+		}
+	}
+}

@@ -16,6 +16,12 @@ func prepareBody(b *RigidBody, collider *Collider) error {
 		return err
 	}
 	b.normalizeOrientation()
+	if b.Kind != Static && b.state() != b.written {
+		// Velocities the game gave the body, not the step's own.
+		if err := validateSpeeds(b); err != nil {
+			return err
+		}
+	}
 	if collider != nil {
 		if err := collider.validate(); err != nil {
 			return err

@@ -195,3 +195,57 @@ func TestTeleportedFastBallStopsAtWall(t *testing.T) {
 		}
 	}
 }
+
+// FuzzFastBodyDoesNotCrossWall fires one body of any kind, size, speed (up to 500 m/s), spin
+// and start before a static wall 1 cm thick: its centre must never reach the far side of the
+// wall's mid-plane.
+func FuzzFastBodyDoesNotCrossWall(f *testing.F) {
+	f.Add(uint8(0), 0.01, 300.0, 1.0, 0.0, 0.0, 0.0, 0.0, 0.0)
+	f.Add(uint8(1), 0.3, 450.0, 2.5, 0.4, -0.3, 5.0, -2.0, 8.0)
+	f.Add(uint8(2), 0.4, 380.0, 3.0, -0.5, 0.2, 15.0, 10.0, -6.0)
+	f.Add(uint8(1), 0.03, 400.0, 3.9, 0.1, 0.9, 9.6, 10.0, -15.0)
+	f.Fuzz(func(t *testing.T, kind uint8, size, speed, dist, y, z, wx, wy, wz float64) {
+		// Fold every input into the tested ranges.
+		fold := func(x, lo, hi float64) float64 {
+			if !finite(x) {
+				return lo
+			}
+			return lo + math.Mod(math.Abs(x), hi-lo)
+		}
+		size = fold(size, 0.005, 0.5)
+		speed = fold(speed, 1, 500)
+		dist = fold(dist, 1.5*size+0.01, 4+1.5*size+0.01)
+		w := mgl64.Vec3{fold(wx, -20, 20), fold(wy, -20, 20), fold(wz, -20, 20)}
+		var shape collide.Shape
+		var err error
+		switch kind % 3 {
+		case 0:
+			shape, err = collide.NewSphere(size)
+		case 1:
+			shape, err = collide.NewBox(mgl64.Vec3{size, 0.6 * size, 0.3 * size})
+		default:
+			shape, err = collide.NewCapsule(0.3*size, size)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		app := newTestApp(t, 0.01, DefaultConfig())
+		spawnStaticBox(t, app.World, mgl64.Vec3{}, mgl64.Vec3{0.005, 50, 50})
+		b := NewDynamic(mgl64.Vec3{-dist, fold(y, -1, 1), fold(z, -1, 1)}, 1000)
+		b.LinearVelocity = mgl64.Vec3{speed, 0, 0}
+		b.AngularVelocity = w
+		e, err := Spawn(app.World, b, Collider{Shape: shape})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for n := 0; n < 60; n++ {
+			if err := app.StepFixed(); err != nil {
+				t.Fatal(err)
+			}
+			if x := bodyOf(t, app.World, e).Position.X(); x > 0 {
+				t.Fatalf("shape %d of size %.3g at %.4g m/s from %.3g m: centre at x = %.3g after step %d",
+					kind%3, size, speed, dist, x, n)
+			}
+		}
+	})
+}
