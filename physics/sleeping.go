@@ -105,9 +105,9 @@ func (s *Simulation) advance(h float64, out *contactOutput) (sleeping int) {
 }
 
 // store advances model mi with velocity qdot (and contact impulse, or nil), displaces it by the
-// separation's shift (or nil), scales its end-of-step velocities by scale (see rotationScale), and
-// writes it into its component, which is awake from now on. It reports whether the update was
-// finite.
+// separation's shift (or nil), scales its end-of-step angular velocity by scale (qdot comes scaled;
+// see rotationScale), and writes it into its component, which is awake from now on. It reports
+// whether the update was finite.
 func (s *Simulation) store(mi int, qdot, impulse, shift []float64, h, scale float64) bool {
 	b := s.components[mi]
 	if b.asleep {
@@ -116,7 +116,8 @@ func (s *Simulation) store(mi int, qdot, impulse, shift []float64, h, scale floa
 	m := &s.models[mi]
 	m.Advance(h, qdot, impulse)
 	if scale < 1 {
-		m.velocity = m.velocity.Mul(scale)
+		// Advance took the linear velocity from qdot, already scaled; the angular velocity comes
+		// from the momentum plus the contact's (unscaled) angular impulse.
 		m.angularVel = m.angularVel.Mul(scale)
 	}
 	if shift != nil {
