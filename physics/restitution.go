@@ -67,29 +67,19 @@ type restitutionScratch struct {
 // restitution is positive, its approach speed at q̇ᵗ exceeds the threshold and it closes within the
 // step at its approach speed at q̇ᴾ. It leaves them in rs.active and their e in rs.restitution.
 func (wk *islandWorker) bounceCandidates(cs *contactStage, contacts []int) bool {
-	in := &cs.in
-	p, rs := &wk.problem, &wk.restitution
-	rs.active, rs.restitution = rs.active[:0], rs.restitution[:0]
-	for j, k := range contacts {
-		c := &in.contacts.points[k]
-		if c.restitution == 0 {
-			continue
-		}
-		start := -(normalVelocity(p, j, p.QdotT) + rs.bkin[j])
-		if !(start > in.config.RestitutionThreshold) {
-			continue
-		}
-		if vn := -(normalVelocity(p, j, p.QdotP) + rs.bkin[j]); vn > 0 && c.gap < in.h*vn {
-			rs.active = append(rs.active, j)
-			rs.restitution = append(rs.restitution, c.restitution)
-		}
-	}
-	return len(rs.active) > 0
+	return wk.listBouncing(cs, contacts, wk.problem.QdotT, wk.problem.QdotP)
 }
 
 // nextRound lists in rs.active the contacts that bounce in a later round: positive restitution,
 // an approach speed at rs.u above the threshold, and closing within the step at that speed.
 func (wk *islandWorker) nextRound(cs *contactStage, contacts []int) bool {
+	return wk.listBouncing(cs, contacts, wk.restitution.u, wk.restitution.u)
+}
+
+// listBouncing lists in rs.active (with their e in rs.restitution) the contacts with positive
+// restitution whose approach speed at the velocity approach exceeds the threshold and which close
+// within the step at their approach speed at the velocity closing; it reports whether there are any.
+func (wk *islandWorker) listBouncing(cs *contactStage, contacts []int, approach, closing []float64) bool {
 	in := &cs.in
 	p, rs := &wk.problem, &wk.restitution
 	rs.active, rs.restitution = rs.active[:0], rs.restitution[:0]
@@ -98,8 +88,10 @@ func (wk *islandWorker) nextRound(cs *contactStage, contacts []int) bool {
 		if c.restitution == 0 {
 			continue
 		}
-		vn := -(normalVelocity(p, j, rs.u) + rs.bkin[j])
-		if vn > in.config.RestitutionThreshold && c.gap < in.h*vn {
+		if !(-(normalVelocity(p, j, approach) + rs.bkin[j]) > in.config.RestitutionThreshold) {
+			continue
+		}
+		if vn := -(normalVelocity(p, j, closing) + rs.bkin[j]); vn > 0 && c.gap < in.h*vn {
 			rs.active = append(rs.active, j)
 			rs.restitution = append(rs.restitution, c.restitution)
 		}
