@@ -97,6 +97,7 @@ type islandWorker struct {
 // islandOutcome is what one island's solve reports.
 type islandOutcome struct {
 	iterations int
+	work       int // the configured solver's contact updates (solver Stats.Work)
 	// converged: the solve met ε with an exact contact projection; fellBack: its contact
 	// projection was inexact and PGS solved the island again; cutShort: a Staggered Projections
 	// solve kept its contact-exact answer without meeting ε (StepStats.CutShort), budgetCut
@@ -147,6 +148,7 @@ func newContactStage(cfg *Config, workers int) (*contactStage, error) {
 // contactStats is what the stage reports about one step.
 type contactStats struct {
 	contacts, islands, iterations, converged, fallbacks int
+	work                                                int // StepStats.Work
 	cutShort, budgetCut                                 int // StepStats.CutShort, BudgetCut
 	sleeping                                            int // islands left asleep
 	minGap                                              float64
@@ -235,6 +237,7 @@ func (cs *contactStage) solve(in contactInput) (contactOutput, error) {
 		}
 		// Sums and maxima do not depend on the order the workers finished in.
 		st.iterations += o.iterations
+		st.work += o.work
 		st.maxRelErr = max(st.maxRelErr, o.relErr)
 		st.maxResidual = max(st.maxResidual, o.residual)
 		if o.converged {
@@ -307,7 +310,7 @@ func (wk *islandWorker) solveIsland(cs *contactStage, is int, o *islandOutcome) 
 	}
 	res := &wk.result
 	rs := &res.Stats
-	o.iterations, o.relErr, o.residual = rs.Iterations, rs.RelErr, rs.Residual
+	o.iterations, o.work, o.relErr, o.residual = rs.Iterations, rs.Work, rs.RelErr, rs.Residual
 	if math.IsNaN(o.relErr) {
 		// A measure that came out non-finite ended the loop: the error is unknown, and a NaN
 		// would also hide every other island's figure from the step's maximum.

@@ -159,6 +159,7 @@ func (s *Simulation) Step(h float64, tick uint64) error {
 		Contacts:       cst.contacts,
 		Islands:        cst.islands,
 		Iterations:     cst.iterations,
+		Work:           cst.work,
 		Converged:      cst.converged,
 		MaxRelErr:      cst.maxRelErr,
 		MaxResidual:    cst.maxResidual,

@@ -15,6 +15,11 @@ type StepStats struct {
 	// solves that met ε (the others kept their best iterate, still contact-exact).
 	Iterations int
 	Converged  int
+	// Work sums the contact updates of the step's island solves (solver Stats.Work: a pass of a
+	// projection or of the joint sticking solve over an island of m contacts counts m), the unit
+	// of solver Options.WorkBudget: a measure of the solve's cost that is the same on every
+	// machine and run.
+	Work int
 	// MaxRelErr is the largest relative error rel_err (paper eq. 28, solver Stats.RelErr) among
 	// the step's island solves, as the configured solver left it (an island that fell back to the
 	// baseline reports the configured solver's figure); 0 when no island was solved. It is ≤ ε

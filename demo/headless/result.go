@@ -26,9 +26,12 @@ type Result struct {
 	MsP95        float64 `json:"ms_p95"`
 	// PhaseMsMean and PhaseMsP95 are the mean and the 95th percentile (nearest rank) over the
 	// steps of each phase of physics.Simulation.Step (physics.PhaseTimes).
-	PhaseMsMean   PhaseMs `json:"phase_ms_mean"`
-	PhaseMsP95    PhaseMs `json:"phase_ms_p95"`
-	ItersMean     float64 `json:"iters_mean"`
+	PhaseMsMean PhaseMs `json:"phase_ms_mean"`
+	PhaseMsP95  PhaseMs `json:"phase_ms_p95"`
+	ItersMean   float64 `json:"iters_mean"`
+	// WorkTotal sums physics.StepStats.Work over the run: the island solves' contact updates, a
+	// cost that does not depend on the machine or its load.
+	WorkTotal     int     `json:"work_total"`
 	ConvergedFrac float64 `json:"converged_frac"`
 	// CutShort sums physics.StepStats.CutShort over the run: island solves that stopped at -iters
 	// subsequences before meeting ε (the runner sets no time budget); CutShortFrac is its share of

@@ -76,6 +76,7 @@ func Run(o Options, sc scenes.Scene, p scenes.Params, progress io.Writer) (Resul
 		islands += st.Islands
 		sleeping += st.Sleeping
 		iters += st.Iterations
+		res.WorkTotal += st.Work
 		converged += st.Converged
 		cutShort += st.CutShort
 		res.ErrRatioMax = math.Max(res.ErrRatioMax, st.MaxErrRatio)
