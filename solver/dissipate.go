@@ -116,10 +116,10 @@ func (s *Solver) settleFriction(slack float64) {
 	}
 }
 
-// frictionDoesWork reports whether, at the current answer (s.alpha, s.f), friction pushes along
-// its contacts' slip by more than the friction tolerance: Σ_k max(0, f_kᵀD_kᵀq̇) > FrictionTol·
-// scale·Σ_k ‖f_k‖. At a fixed point of eq. 26 each term is ≤ 0 (maximal dissipation).
-func (s *Solver) frictionDoesWork() bool {
+// frictionWork measures how far, at the current answer (s.alpha, s.f), friction pushes along its
+// contacts' slip: Σ_k max(0, f_kᵀD_kᵀq̇) / (scale·Σ_k ‖f_k‖), a velocity relative to the problem's
+// scale (0 without friction). At a fixed point of eq. 26 each term is ≤ 0 (maximal dissipation).
+func (s *Solver) frictionWork() float64 {
 	op := &s.op
 	op.velocity(s.alpha, s.f, s.v)
 	pos, mag := 0.0, 0.0
@@ -132,5 +132,12 @@ func (s *Solver) frictionDoesWork() bool {
 		pos += max(0, f1*u1+f2*u2)
 		mag += math.Hypot(f1, f2)
 	}
-	return pos > s.opts.FrictionTol*s.op.scale*mag
+	if pos == 0 {
+		return 0
+	}
+	return pos / (s.op.scale * mag)
 }
+
+// frictionDoesWork reports whether friction pushes along its contacts' slip by more than the
+// friction tolerance (frictionWork > FrictionTol).
+func (s *Solver) frictionDoesWork() bool { return s.frictionWork() > s.opts.FrictionTol }

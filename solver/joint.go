@@ -13,7 +13,7 @@ import "math"
 // penetrating — and it then merely restarts the staggered loop, whose own projections and stopping
 // test certify it. solveSP tries it after a first subsequence that missed ε, and after an iterate
 // that met ε without being exact (kept only if the next subsequence measures it no worse); Solve
-// discards an answer reached through it whose friction does positive work.
+// discards an answer reached through it whose friction does more positive work than ε allows.
 
 // jointRounds bounds the active-set corrections of the joint sticking solve; jointSlack is the
 // relative margin on μ_kα_k by which a sticking contact's candidate friction may leave its set
