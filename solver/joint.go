@@ -67,7 +67,10 @@ func (js *jointSolve) resize(op *operator) {
 // scratch (it is left at the candidate's velocity, or overwritten if there is none). If the
 // candidate is feasible it writes it into alpha and x and reports true. It builds none when no
 // loaded contact sticks: the candidate would then be a contact projection under the held friction,
-// which the loop runs anyway. It spends at most maxCG CG iterations (the work budget), building no
+// which the loop runs anyway. Nor does it when no sticking contact couples its normal row to its
+// tangent rows (rowsCoupled: spheres, which roll): the coupling that slows the loop's two-block
+// iteration, and that the candidate exists for, is then absent, while its CG on a pile of a
+// thousand spheres cost five times the whole loop. It spends at most maxCG CG iterations (the work budget), building no
 // candidate if they do not suffice, and returns the CG iterations spent.
 func (js *jointSolve) candidate(op *operator, alpha, f, x, v []float64, maxCG int) (bool, int) {
 	js.op, js.v, js.cg, js.maxCG = op, v, 0, maxCG
@@ -82,7 +85,7 @@ func (js *jointSolve) build(alpha, f, x []float64) bool {
 	ja, jf, mask := js.alpha, js.f, js.mask
 	copy(ja, alpha)
 	copy(jf, f)
-	sticking := 0
+	coupled := false
 	for k := 0; k < op.m; k++ {
 		mask[k] = jointReleased
 		if ja[k] <= 0 || !(op.g[6*k] > 0) {
@@ -91,10 +94,10 @@ func (js *jointSolve) build(alpha, f, x []float64) bool {
 		mask[k] = jointNormal
 		if js.set.sticks(op.mu[k]*ja[k], jf[2*k], jf[2*k+1]) {
 			mask[k] = jointSticking
-			sticking++
+			coupled = coupled || rowsCoupled(op.g[6*k:6*k+6])
 		}
 	}
-	if sticking == 0 {
+	if !coupled {
 		return false
 	}
 	v := js.v
@@ -114,6 +117,19 @@ func (js *jointSolve) build(alpha, f, x []float64) bool {
 	copy(alpha, ja)
 	copy(x, jf)
 	return true
+}
+
+// jointCoupling is the squared correlation between a contact's normal row and its tangent rows in
+// its own Delassus block, g_n1² + g_n2² ≤ jointCoupling·g_nn·(g_11 + g_22), below which the rows
+// count as uncoupled.
+const jointCoupling = 1e-8
+
+// rowsCoupled reports whether the Delassus block g = (nn, n1, n2, 11, 12, 22) of a contact couples
+// its normal row to its tangent rows: an impulse along the normal moves the contact tangentially.
+// A contact whose normal passes through both centres of mass (sphere on sphere or on a plane)
+// does not: its normal impulse turns neither body.
+func rowsCoupled(g []float64) bool {
+	return g[1]*g[1]+g[2]*g[2] > jointCoupling*g[0]*(g[3]+g[5])
 }
 
 // correctSets makes the active-set corrections after a solve of the rows and reports whether any
