@@ -2,7 +2,6 @@ package physics
 
 import (
 	"errors"
-	"fmt"
 	"math"
 	"sync/atomic"
 	"time"
@@ -117,6 +116,9 @@ type islandOutcome struct {
 	// bounced: some of the island's contacts bounced (restitution.go), and contactStage.shift
 	// holds the displacement h(q̇ₛ − q̇ᵗ⁺¹) that moves its bodies with the first solve's velocity.
 	bounced bool
+	// failed is the solver's refusal of the island's problem (an *solver.InputError): the island
+	// was not solved, and its bodies are held for the step (failed.go).
+	failed error
 }
 
 // displaced reports whether the island's bodies move by contactStage.shift besides h·q̇ᵗ⁺¹.
@@ -149,6 +151,7 @@ func newContactStage(cfg *Config, workers int) (*contactStage, error) {
 type contactStats struct {
 	contacts, islands, iterations, converged, fallbacks int
 	work                                                int // StepStats.Work
+	failedIslands                                       int // islands whose solve refused the problem
 	cutShort, budgetCut                                 int // StepStats.CutShort, BudgetCut
 	sleeping                                            int // islands left asleep
 	minGap                                              float64
@@ -235,6 +238,10 @@ func (cs *contactStage) solve(in contactInput) (contactOutput, error) {
 		if o.sleeping {
 			continue
 		}
+		if o.failed != nil {
+			st.failedIslands++
+			continue
+		}
 		// Sums and maxima do not depend on the order the workers finished in.
 		st.iterations += o.iterations
 		st.work += o.work
@@ -304,9 +311,12 @@ func (wk *islandWorker) solveIsland(cs *contactStage, is int, o *islandOutcome) 
 	for _, k := range contacts {
 		wk.addContact(cs, k)
 	}
+	if testProblemHook != nil {
+		testProblemHook(p)
+	}
 	err := wk.solver.Solve(p, &wk.result)
 	if err != nil && !isSolveError(err) {
-		return fmt.Errorf("physics: contact problem: %w", err)
+		return wk.fail(cs, contacts, o, err)
 	}
 	res := &wk.result
 	rs := &res.Stats
@@ -324,7 +334,7 @@ func (wk *islandWorker) solveIsland(cs *contactStage, is int, o *islandOutcome) 
 	o.budgetCut = o.cutShort && (rs.BudgetHit || rs.WorkHit)
 	if o.fellBack {
 		if err := wk.fallback.Solve(p, &wk.result); err != nil && !isSolveError(err) {
-			return fmt.Errorf("physics: contact problem: %w", err)
+			return wk.fail(cs, contacts, o, err)
 		}
 	}
 	qpos := res.Qdot // the velocity that moves the bodies
@@ -383,6 +393,23 @@ func (wk *islandWorker) solveIsland(cs *contactStage, is int, o *islandOutcome) 
 	}
 	return nil
 }
+
+// fail records that the solver refused island problem's input with err: the island's contacts get
+// no impulse (nothing is carried to the next step's warm start) and its bodies are held (advance).
+// The step goes on.
+func (wk *islandWorker) fail(cs *contactStage, contacts []int, o *islandOutcome, err error) error {
+	o.failed = err
+	o.iterations, o.work, o.relErr, o.residual = 0, 0, 0, 0
+	o.converged, o.fellBack, o.cutShort, o.budgetCut, o.bounced, o.separated = false, false, false, false, false, false
+	for _, k := range contacts {
+		cs.impulses[k] = contactImpulse{}
+	}
+	return nil
+}
+
+// testProblemHook, when set by a test, edits each island's problem before it is solved: the only
+// way to reach the solver's refusal of input that the limits at Spawn keep out.
+var testProblemHook func(p *solver.Problem)
 
 // addContact appends contact k of the list to the problem: its Jacobian rows per dynamic side
 // (Γ = ∇x_B − ∇x_A; docs/architecture.md, Sign conventions), the gap term b, the combined material, and the warm start carried

@@ -8,9 +8,10 @@ import (
 const StepSystemName = "physics.step"
 
 // Plugin registers the physics components (RigidBody, Collider), the *Simulation resource, the
-// ecs.Events[ContactEvent], ecs.Events[SensorEvent] and ecs.Events[NonFiniteEvent] resources, and
-// the fixed-update system that steps the simulation with the App's fixed step and then sends the
-// step's contact, sensor and non-finite events.
+// ecs.Events[ContactEvent], ecs.Events[SensorEvent], ecs.Events[NonFiniteEvent] and
+// ecs.Events[SolveFailedEvent] resources, and the fixed-update system that steps the simulation
+// with the App's fixed step and then sends the step's contact, sensor, non-finite and
+// failed-solve events.
 type Plugin struct {
 	Config Config
 }
@@ -41,6 +42,9 @@ func (p *Plugin) Build(app *ecs.App) error {
 	if err := ecs.AddEvent[NonFiniteEvent](app); err != nil {
 		return err
 	}
+	if err := ecs.AddEvent[SolveFailedEvent](app); err != nil {
+		return err
+	}
 	var events contactEvents
 	var sensors sensorEvents
 	return app.AddSystem(ecs.FixedUpdate, StepSystemName, func(w *ecs.World) error {
@@ -68,6 +72,15 @@ func (p *Plugin) Build(app *ecs.App) error {
 			}
 			for _, e := range bad {
 				nf.Send(NonFiniteEvent{Entity: e, Tick: t.Tick})
+			}
+		}
+		if failed := sim.FailedBodies(); len(failed) > 0 {
+			fe, ok := ecs.GetResource[ecs.Events[SolveFailedEvent]](w)
+			if !ok {
+				return fieldError("ecs.Events[physics.SolveFailedEvent]", "resource is missing")
+			}
+			for _, e := range failed {
+				fe.Send(e)
 			}
 		}
 		return nil

@@ -32,8 +32,11 @@ type Simulation struct {
 	// nonFinite lists the entities whose update of the last step came out non-finite and was
 	// discarded (NonFiniteBodies).
 	nonFinite []ecs.Entity
-	layout    Layout
-	qdotP     []float64
+	// failed lists the bodies the last step held because their island's solve failed
+	// (FailedBodies).
+	failed []SolveFailedEvent
+	layout Layout
+	qdotP  []float64
 
 	h         float64 // the current step's length, for gather's broad-phase displacement
 	collision *collisionWorld
@@ -98,7 +101,8 @@ func (s *Simulation) Stats() StepStats { return s.stats }
 // split them into islands and solve each with the configured contact solver, then move the bodies
 // with q̇ᵗ⁺¹ and write them back. Bad input in a component is reported as a *FieldError naming the
 // entity and field, before anything is written. A body whose update comes out non-finite keeps its
-// last state (counted in Stats().NonFinite). Stats().Phases times the step's phases, read at their
+// last state (counted in Stats().NonFinite); an island whose solve refuses its problem is held
+// for the step while the rest of the world moves (FailedBodies, Stats().Failed). Stats().Phases times the step's phases, read at their
 // boundaries (time.Now does not allocate, and nothing the step computes reads the clock's values).
 func (s *Simulation) Step(h float64, tick uint64) error {
 	start := time.Now()
@@ -140,7 +144,8 @@ func (s *Simulation) Step(h float64, tick uint64) error {
 	cst := &out.stats
 	integrateStart := time.Now()
 	s.nonFinite = s.nonFinite[:0]
-	sleeping := s.advance(h, &out)
+	s.failed = s.failed[:0]
+	sleeping := s.advance(h, &out, tick)
 	for _, b := range s.components {
 		b.clearApplied() // the forces acted for this step only
 	}
@@ -174,6 +179,7 @@ func (s *Simulation) Step(h float64, tick uint64) error {
 		Bounced:        cst.bounced,
 		KeptPairs:      s.collision.keptPairs(),
 		NonFinite:      nonFinite,
+		Failed:         len(s.failed),
 		Phases: PhaseTimes{
 			Gather:      broadStart.Sub(start),
 			BroadPhase:  narrowStart.Sub(broadStart),

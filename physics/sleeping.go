@@ -47,12 +47,20 @@ func (cs *contactStage) markSleepingIslands(in *contactInput) int {
 // (q̇ᵗ⁺¹ in an island, q̇ᴾ otherwise), writes it back, and puts islands that have come to rest to
 // sleep. It lists the entities whose update was non-finite (and discarded) in s.nonFinite and
 // returns the number of bodies asleep afterwards.
-func (s *Simulation) advance(h float64, out *contactOutput) (sleeping int) {
+func (s *Simulation) advance(h float64, out *contactOutput, tick uint64) (sleeping int) {
 	isl := out.islands
 	for is := range out.outcomes {
 		bodies := isl.bodies[isl.bodyStart[is]:isl.bodyStart[is+1]]
 		if out.outcomes[is].sleeping {
 			sleeping += len(bodies)
+			continue
+		}
+		if err := out.outcomes[is].failed; err != nil {
+			// Held: the island was not solved, so its bodies keep their state (failed.go).
+			err = s.islandFailure(err, bodies, isl.contacts[isl.contactStart[is]:isl.contactStart[is+1]])
+			for _, mi := range bodies {
+				s.failed = append(s.failed, SolveFailedEvent{Entity: s.entities[mi], Tick: tick, Err: err})
+			}
 			continue
 		}
 		// An island still being pushed apart, or bouncing, is not at rest, whatever its velocities.

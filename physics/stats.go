@@ -74,6 +74,9 @@ type StepStats struct {
 	// 1e-9 m since it was computed (resting contact; see physics/narrowphase.go).
 	KeptPairs int
 	NonFinite int // bodies whose update came out non-finite and was discarded
+	// Failed counts the bodies held for the step because their island's contact solve refused
+	// its problem (SolveFailedEvent).
+	Failed int
 	// Elapsed is the wall time of the whole step, Simulation.Step from call to return.
 	Elapsed time.Duration
 	// Phases splits Elapsed into the step's phases, as Box2D's b2Profile and Rapier's Counters do.
