@@ -27,6 +27,9 @@ func TestSolverHealthWords(t *testing.T) {
 		{"sp", physics.StepStats{Islands: 4, Converged: 2, CutShort: 1, Fallbacks: 1, MaxErrRatio: 2},
 			"solver: 1 island cut short (worst 2.0×ε), 1 island fell back to PGS"},
 		{"sp", physics.StepStats{Islands: 2, Converged: 1, Fallbacks: 1}, "solver: 1 island fell back to PGS"},
+		{"sp", physics.StepStats{Islands: 2, Converged: 1, Failed: 1}, "solver: 1 body held (problem refused); exact"},
+		{"sp", physics.StepStats{Islands: 3, Converged: 1, CutShort: 1, Failed: 3, MaxErrRatio: 2},
+			"solver: 3 bodies held (problem refused); 1 island cut short (worst 2.0×ε)"},
 	} {
 		if got := solverHealth(tc.st, tc.method); got != tc.want {
 			t.Errorf("%s %+v: %q, want %q", tc.method, tc.st, got, tc.want)

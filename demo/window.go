@@ -357,8 +357,18 @@ func phaseLine(p physics.PhaseTimes) string {
 
 // solverHealth says in words whether the step's island solves reached ε (method is the -solver
 // value): "exact" when every one converged, otherwise how many were cut short (by a time or work budget,
-// if any) and how far from ε the worst ended, and how many fell back to PGS.
+// if any) and how far from ε the worst ended, and how many fell back to PGS; and, first, how many
+// bodies were held because their island's solve refused its problem.
 func solverHealth(st physics.StepStats, method string) string {
+	if st.Failed > 0 {
+		held := "solver: 1 body held (problem refused)"
+		if st.Failed > 1 {
+			held = fmt.Sprintf("solver: %d bodies held (problem refused)", st.Failed)
+		}
+		rest := solverHealth(physics.StepStats{Islands: st.Islands, CutShort: st.CutShort, BudgetCut: st.BudgetCut,
+			Fallbacks: st.Fallbacks, MaxErrRatio: st.MaxErrRatio}, method)
+		return held + "; " + strings.TrimPrefix(rest, "solver: ")
+	}
 	switch {
 	case method != "sp":
 		return "solver: baseline (no ε)" // pgs and lcp do not measure rel_err
