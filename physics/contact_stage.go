@@ -116,8 +116,9 @@ type islandOutcome struct {
 	// bounced: some of the island's contacts bounced (restitution.go), and contactStage.shift
 	// holds the displacement h(q̇ₛ − q̇ᵗ⁺¹) that moves its bodies with the first solve's velocity.
 	bounced bool
-	// failed is the solver's refusal of the island's problem (an *solver.InputError): the island
-	// was not solved, and its bodies are held for the step (failed.go).
+	// failed is the refusal of the island's problem (a *solver.InputError, or a contact beyond
+	// MaxMassRatio: *massRatioError): the island was not solved, and its bodies are held for the
+	// step (failed.go).
 	failed error
 }
 
@@ -310,6 +311,9 @@ func (wk *islandWorker) solveIsland(cs *contactStage, is int, o *islandOutcome) 
 	wk.restitution.bkin = wk.restitution.bkin[:0]
 	for _, k := range contacts {
 		wk.addContact(cs, k)
+	}
+	if err := checkMassRatios(models, in.contacts.points, contacts); err != nil {
+		return wk.fail(cs, contacts, o, err)
 	}
 	if testProblemHook != nil {
 		testProblemHook(p)

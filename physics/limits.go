@@ -35,6 +35,11 @@ const (
 	// falling for days); they keep the distances a step looks ahead finite.
 	MaxSpeed        = 1e5
 	MaxAngularSpeed = 1e5
+	// MaxMassRatio bounds the ratio of the masses of two dynamic bodies in contact. Beyond it the
+	// contact projection of a stack cannot be made exact in floating point (a 1 kg box under
+	// 1e8 kg fell through it), so the island of such a contact is held for the step and reported
+	// (SolveFailedEvent) instead of solved; stacks up to this ratio, in any order, hold.
+	MaxMassRatio = 1e6
 )
 
 // safeLen returns |v| without overflowing for components beyond 1e154.
