@@ -45,8 +45,6 @@ func (p *Plugin) Build(app *ecs.App) error {
 	if err := ecs.AddEvent[SolveFailedEvent](app); err != nil {
 		return err
 	}
-	var events contactEvents
-	var sensors sensorEvents
 	return app.AddSystem(ecs.FixedUpdate, StepSystemName, func(w *ecs.World) error {
 		t, ok := ecs.GetResource[ecs.FixedTime](w)
 		if !ok {
@@ -59,12 +57,12 @@ func (p *Plugin) Build(app *ecs.App) error {
 		if !ok {
 			return fieldError("ecs.Events[physics.ContactEvent]", "resource is missing")
 		}
-		events.emit(sim, out)
+		sim.events.emit(sim, out)
 		sensorOut, ok := ecs.GetResource[ecs.Events[SensorEvent]](w)
 		if !ok {
 			return fieldError("ecs.Events[physics.SensorEvent]", "resource is missing")
 		}
-		sensors.emit(sim, sensorOut)
+		sim.sensors.emit(sim, sensorOut)
 		if bad := sim.NonFiniteBodies(); len(bad) > 0 {
 			nf, ok := ecs.GetResource[ecs.Events[NonFiniteEvent]](w)
 			if !ok {

@@ -55,6 +55,10 @@ type Simulation struct {
 	stepping bool
 	// queries holds the world queries' state (query.go).
 	queries queryState
+	// events and sensors remember last step's touching pairs and sensor overlaps, from which the
+	// Plugin's events say what began and ended (events.go, sensor.go).
+	events  contactEvents
+	sensors sensorEvents
 }
 
 // NewSimulation returns a simulation of world's bodies. RigidBody and Collider must be registered.
