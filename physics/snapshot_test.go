@@ -70,16 +70,6 @@ func worldHash(t *testing.T, w *ecs.World) [32]byte {
 	return out
 }
 
-// runSteps steps app n times.
-func runSteps(t *testing.T, app *ecs.App, n int) {
-	t.Helper()
-	for i := 0; i < n; i++ {
-		if err := app.StepFixed(); err != nil {
-			t.Fatal(err)
-		}
-	}
-}
-
 // The test: 200 steps, snapshot, 300 more (hash), restore, 300 more: the same hash, with
 // 1 and 4 workers, and the same contact and sensor events after the restore as after the
 // snapshot. The scene keeps moving through all of it (the hash after the snapshot differs from
@@ -87,7 +77,7 @@ func runSteps(t *testing.T, app *ecs.App, n int) {
 func TestSnapshotRestoreIsBitExact(t *testing.T) {
 	for _, workers := range []int{1, 4} {
 		app, sim := tumblingWorld(t, workers)
-		runSteps(t, app, 200)
+		stepN(t, app, 200)
 		var snap Snapshot
 		if err := sim.Snapshot(&snap); err != nil {
 			t.Fatal(err)
@@ -98,12 +88,12 @@ func TestSnapshotRestoreIsBitExact(t *testing.T) {
 		// events steps once and sums the contact events of that step alone.
 		events := func() (n int, impulse float64) {
 			r.Read(ev, func(ContactEvent) {})
-			runSteps(t, app, 1)
+			stepN(t, app, 1)
 			r.Read(ev, func(e ContactEvent) { n++; impulse += e.Impulse })
 			return n, impulse
 		}
 		n1, i1 := events()
-		runSteps(t, app, 299)
+		stepN(t, app, 299)
 		want := worldHash(t, app.World)
 		if want == at {
 			t.Fatalf("workers %d: nothing moved after the snapshot; the test would prove nothing", workers)
@@ -117,7 +107,7 @@ func TestSnapshotRestoreIsBitExact(t *testing.T) {
 		if n2, i2 := events(); n2 != n1 || i2 != i1 {
 			t.Errorf("workers %d: first step after the restore sent %d contact events (impulse %v), after the snapshot %d (%v)", workers, n2, i2, n1, i1)
 		}
-		runSteps(t, app, 299)
+		stepN(t, app, 299)
 		if got := worldHash(t, app.World); got != want {
 			t.Errorf("workers %d: 300 steps after the restore differ from the 300 after the snapshot", workers)
 		}
@@ -128,12 +118,12 @@ func TestSnapshotRestoreIsBitExact(t *testing.T) {
 // different trajectory (so TestSnapshotRestoreIsBitExact would see a snapshot that dropped them).
 func TestSnapshotCarriesWarmStarts(t *testing.T) {
 	app, sim := tumblingWorld(t, 1)
-	runSteps(t, app, 200)
+	stepN(t, app, 200)
 	var snap Snapshot
 	if err := sim.Snapshot(&snap); err != nil {
 		t.Fatal(err)
 	}
-	runSteps(t, app, 100)
+	stepN(t, app, 100)
 	want := worldHash(t, app.World)
 	for i := range snap.pairs {
 		snap.pairs[i].alpha = [collide.MaxManifoldPoints]float64{}
@@ -142,7 +132,7 @@ func TestSnapshotCarriesWarmStarts(t *testing.T) {
 	if err := sim.Restore(&snap); err != nil {
 		t.Fatal(err)
 	}
-	runSteps(t, app, 100)
+	stepN(t, app, 100)
 	if worldHash(t, app.World) == want {
 		t.Error("dropping the warm starts changed nothing: the test cannot see them")
 	}
@@ -152,7 +142,7 @@ func TestSnapshotCarriesWarmStarts(t *testing.T) {
 // nothing; it refuses nil and empty snapshots.
 func TestRestoreRefusesAnotherWorld(t *testing.T) {
 	app, sim := tumblingWorld(t, 1)
-	runSteps(t, app, 10)
+	stepN(t, app, 10)
 	var snap Snapshot
 	if err := sim.Restore(&snap); err == nil || !strings.Contains(err.Error(), "no snapshot") {
 		t.Errorf("empty snapshot: %v", err)
@@ -163,7 +153,7 @@ func TestRestoreRefusesAnotherWorld(t *testing.T) {
 	if err := sim.Snapshot(&snap); err != nil {
 		t.Fatal(err)
 	}
-	runSteps(t, app, 10)
+	stepN(t, app, 10)
 	extra := spawnCube(t, app.World, mgl64.Vec3{10, 0, 0.5}, mgl64.QuatIdent(), 0.5)
 	before := worldHash(t, app.World)
 	if err := sim.Restore(&snap); err == nil || !strings.Contains(err.Error(), extra.String()) {
@@ -175,7 +165,7 @@ func TestRestoreRefusesAnotherWorld(t *testing.T) {
 	if err := app.World.Despawn(extra); err != nil {
 		t.Fatal(err)
 	}
-	runSteps(t, app, 1)
+	stepN(t, app, 1)
 	if err := sim.Restore(&snap); err != nil {
 		t.Errorf("with the extra cube gone again: %v", err)
 	}
