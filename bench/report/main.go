@@ -140,6 +140,9 @@ var benchmarks = func() []benchmark {
 		{name: "ecs", title: "ECS",
 			args:    []string{"./ecs/", "-run", "^$", "-bench", ".", "-benchmem"},
 			columns: []string{"ns/op", "allocs/op"}},
+		{name: "deform", title: "Deformable bodies",
+			args:    []string{"./deform/", "-run", "^$", "-bench", ".", "-benchtime", "1x"},
+			columns: []string{"s/op", "vertices", "iterations"}},
 	}
 	for i := range bs {
 		bs[i].command = "go test " + strings.Join(quoteArgs(bs[i].args), " ")
