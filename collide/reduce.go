@@ -76,6 +76,13 @@ func (cs *candidates) emit(n mgl64.Vec3, out *Manifold) {
 		}
 		return
 	}
+	cs.dropShadowed(n)
+	if cs.n <= MaxManifoldPoints {
+		for i := 0; i < cs.n; i++ {
+			out.add(cs.c[i])
+		}
+		return
+	}
 	var keep [MaxManifoldPoints]int
 	if cs.n <= exhaustiveReduceLimit {
 		keep = cs.bestQuad(n)
@@ -85,6 +92,46 @@ func (cs *candidates) emit(n mgl64.Vec3, out *Manifold) {
 	for _, i := range keep {
 		out.add(cs.c[i])
 	}
+}
+
+// shadowTolerance: a candidate whose projection on the contact plane lies within this fraction
+// of the candidates' projected extent from a deeper candidate's is shadowed by it.
+const shadowTolerance = 1e-2
+
+// dropShadowed removes, before a reduction, every candidate that lies (in projection on the
+// plane normal to n) within shadowTolerance of the extent from a strictly deeper candidate,
+// keeping the others' relative order. Such a pair constrains the same spot of the contact
+// region, and the deeper point is the one that must not sink. Without this, the area criterion
+// can prefer the shallower point by a rounding-sized gain in area: a thin board lying on the
+// ground has its top corners nearly above its bottom ones, and a manifold that kept a top corner
+// let the bottom corner beneath it sink a centimetre a step.
+func (cs *candidates) dropShadowed(n mgl64.Vec3) {
+	var p plane2
+	cs.project2(n, &p)
+	scale := 0.0
+	for i := 0; i < cs.n; i++ {
+		scale = fmax(scale, fmax(math.Abs(p.x[i]-p.x[0]), math.Abs(p.y[i]-p.y[0])))
+	}
+	tol2 := shadowTolerance * scale
+	tol2 *= tol2
+	var shadowed [maxCandidates]bool
+	for i := 0; i < cs.n; i++ {
+		for j := 0; j < cs.n; j++ {
+			dx, dy := p.x[i]-p.x[j], p.y[i]-p.y[j]
+			if cs.c[j].Gap < cs.c[i].Gap && dx*dx+dy*dy <= tol2 {
+				shadowed[i] = true
+				break
+			}
+		}
+	}
+	m := 0
+	for i := 0; i < cs.n; i++ {
+		if !shadowed[i] {
+			cs.c[m] = cs.c[i]
+			m++
+		}
+	}
+	cs.n = m
 }
 
 // plane2 holds candidate coordinates projected on a plane.

@@ -590,3 +590,57 @@ func TestEmitKeepsDeepest(t *testing.T) {
 		t.Fatalf("emit kept %d points %+v; want %d with the touching one", m.Count, m.Points[:m.Count], MaxManifoldPoints)
 	}
 }
+
+// TestThinBoardOnGroundKeepsBottomCorners collides a 1 cm board lying on the ground, tilted by
+// about a degree, with a margin that takes in all eight corners. The manifold must hold the four
+// bottom corners: each top corner lies a few tenths of a millimetre (in plan) from the bottom one
+// beneath it, so keeping it instead gains almost no area and leaves that bottom corner free to
+// sink (which it did, a centimetre a step, in a card house's base).
+func TestThinBoardOnGroundKeepsBottomCorners(t *testing.T) {
+	board, err := NewBox(mgl64.Vec3{0.005, 0.3, 0.45})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ground, err := NewHalfSpace(mgl64.Vec3{0, 0, 1}, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, rot := range []mgl64.Quat{
+		{W: 0.715, V: mgl64.Vec3{-0.009361, 0.699, 0.00452}},
+		{W: 0.7138, V: mgl64.Vec3{-0.003526, 0.7002, 0.01043}},
+		{W: 0.7071, V: mgl64.Vec3{0.004, 0.7071, -0.006}},
+	} {
+		pose := Pose{Position: mgl64.Vec3{1.093, 0.004, 0.0115}, Rotation: rot.Normalize()}
+		var m Manifold
+		if _, err := Collide(ground, Pose{Rotation: mgl64.QuatIdent()}, board, pose, 0.05, nil, &m); err != nil {
+			t.Fatal(err)
+		}
+		// The bottom face is the one whose outward normal points down.
+		var bottom []float64
+		for i := 0; i < 8; i++ {
+			local := mgl64.Vec3{0.005, 0.3, 0.45}
+			for k := 0; k < 3; k++ {
+				if i>>k&1 == 1 {
+					local[k] = -local[k]
+				}
+			}
+			up := pose.Rotation.Rotate(mgl64.Vec3{1, 0, 0})
+			if (pose.Rotation.Rotate(local).Dot(up) > 0) == (up[2] > 0) {
+				continue // a top corner
+			}
+			bottom = append(bottom, pose.Position.Add(pose.Rotation.Rotate(local))[2])
+		}
+		if m.Count != 4 || len(bottom) != 4 {
+			t.Fatalf("rotation %v: %d points, %d bottom corners", rot, m.Count, len(bottom))
+		}
+		for _, z := range bottom {
+			found := false
+			for _, c := range m.Contacts() {
+				found = found || math.Abs(c.Gap-z) < 1e-9
+			}
+			if !found {
+				t.Errorf("rotation %v: bottom corner at height %.5f is not in the manifold %+v", rot, z, m.Contacts())
+			}
+		}
+	}
+}
