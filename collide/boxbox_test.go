@@ -275,3 +275,61 @@ func TestBoxBoxHysteresis(t *testing.T) {
 		t.Fatalf("a clearly worse previous face was kept: %+v", m.Reference)
 	}
 }
+
+// cardPairs are poses of two 1 cm cards (half extents 0.005 × 0.3 × 0.45) from a card house hit
+// by falling blocks: overlapping nearly parallel, where the least-penetration axis is an edge
+// pair's a few degrees off a face normal, and separated, closing in at 20° off the vertical.
+var cardPairs = []struct {
+	name      string
+	pa, pb    Pose
+	separated bool
+}{
+	{
+		name: "overlapping, lying on each other",
+		pa:   at(mgl64.Vec3{-1.6702439091297565, -0.0005347950756763906, 0.09998907582223379}, mgl64.Quat{W: 0.7468454980963722, V: mgl64.Vec3{0.0004143419952877297, -0.6649265859430525, 0.009709047327570108}}),
+		pb:   at(mgl64.Vec3{-1.0933407380226399, -0.0044032198697969704, 0.05201315869442931}, mgl64.Quat{W: 0.7404039944246318, V: mgl64.Vec3{-0.005050738049913586, -0.6721307279720586, 0.004086514523607433}}),
+	},
+	{
+		name: "overlapping, leaning",
+		pa:   at(mgl64.Vec3{0.14707804545179246, 0.002119409220677302, 0.23720103674218132}, mgl64.Quat{W: 0.4909412423535166, V: mgl64.Vec3{-0.015862339876637408, 0.8709991052273102, 0.009254265138247684}}),
+		pb:   at(mgl64.Vec3{0.0934682236859645, -0.12141379739698185, 0.2863164511416586}, mgl64.Quat{W: 0.48997952461038685, V: mgl64.Vec3{-0.0259586997672687, 0.870569400214208, 0.036812100994734455}}),
+	},
+	{
+		name:      "separated, falling onto a card",
+		pa:        at(mgl64.Vec3{1.0798707653934516, -0.029385127462308078, 0.17900670542273345}, mgl64.Quat{W: 0.8323036519006146, V: mgl64.Vec3{0.0227115167004119, 0.5528153067935233, -0.03391245518758774}}),
+		pb:        at(mgl64.Vec3{0.9883278065107505, -0.01196604332421026, 0.23792194427337507}, mgl64.Quat{W: 0.8315431696655634, V: mgl64.Vec3{0.05659705499156953, 0.5476123754519626, 0.07384725181540794}}),
+		separated: true,
+	},
+}
+
+// TestNearlyParallelCardsMakeFaceContacts checks faceContactCos on boxes and on the same cards
+// as hulls: each pair gets a clipped face manifold of several points rather than the single
+// point of an edge pair or of the closest points, which let the rest of the card sink one to
+// three centimetres in a step. A separated pair's smallest gap stays between the exact distance
+// times the cosine and the distance.
+func TestNearlyParallelCardsMakeFaceContacts(t *testing.T) {
+	half := mgl64.Vec3{0.005, 0.3, 0.45}
+	card := must(NewBox(half))
+	var corners []mgl64.Vec3
+	for i := 0; i < 8; i++ {
+		corners = append(corners, boxVertex(half, i))
+	}
+	hull := must(NewConvexHull(corners))
+	for _, pc := range cardPairs {
+		for _, shapes := range [][2]Shape{{card, card}, {hull, hull}, {card, hull}} {
+			m := collideT(t, shapes[0], pc.pa, shapes[1], pc.pb, 0.03)
+			checkManifold(t, &m, 0.03)
+			face := m.Reference.Kind == ReferenceFaceA || m.Reference.Kind == ReferenceFaceB
+			if !face || m.Count < 2 {
+				t.Errorf("%s, %T–%T: %d points, reference %+v; want a face manifold", pc.name, shapes[0], shapes[1], m.Count, m.Reference)
+				continue
+			}
+			if pc.separated {
+				d := bruteBoxBoxDistance(card, pc.pa, card, pc.pb)
+				if g := m.MinGap(); g > d+1e-9 || g < d*faceContactCos-1e-9 {
+					t.Errorf("%s, %T–%T: smallest gap %v, distance %v", pc.name, shapes[0], shapes[1], g, d)
+				}
+			}
+		}
+	}
+}

@@ -144,8 +144,13 @@ func polyPoly(A, B *placedPoly, margin float64, prev *Manifold, out *Manifold) {
 			polyClosest(A, B, margin, out)
 			return
 		}
-		polyEdgeContact(A, B, edgeA, edgeB, A.f.rotate(axisE), margin, out)
-		return
+		isA, f, s, ok := polyFaceAlong(A, B, &ba, &ab, axisE)
+		if !ok {
+			polyEdgeContact(A, B, edgeA, edgeB, A.f.rotate(axisE), margin, out)
+			return
+		}
+		// Nearly parallel faces overlapping: clip the face (see boxBox).
+		refIsA, refFace, faceSep = isA, f, s
 	}
 	var cs candidates
 	var ref Reference
@@ -300,8 +305,9 @@ func polyEdgeContact(A, B *placedPoly, ea, eb int, n mgl64.Vec3, margin float64,
 	out.add(c)
 }
 
-// polyClosest adds the single contact between the exact closest points of two separated
-// polyhedra, if within the margin.
+// polyClosest adds the contacts of two separated polyhedra: the one between their exact closest
+// points and, when the direction between them is within faceContactCos of a face normal of
+// either, the incident face clipped against that face (see boxBoxClosest).
 func polyClosest(A, B *placedPoly, margin float64, out *Manifold) {
 	ga, gb := A.gjk(), B.gjk()
 	r := gjkDistance(&ga, &gb, B.f.pos.Sub(A.f.pos))
@@ -313,7 +319,54 @@ func polyClosest(A, B *placedPoly, margin float64, out *Manifold) {
 		return
 	}
 	id := MakeFeatureID(A.featureAt(A.f.applyInv(r.pa), A.f.applyInv(r.pb)), B.featureAt(B.f.applyInv(r.pb), B.f.applyInv(r.pa)))
+	nA, nB := A.f.invRotate(n), B.f.invRotate(n)
+	refIsA, face, best := true, -1, faceContactCos
+	for i, f := range A.p.faces {
+		if c := f.normal.Dot(nA); c >= best {
+			face, best = i, c
+		}
+	}
+	for j, f := range B.p.faces {
+		if c := -f.normal.Dot(nB); c > best {
+			refIsA, face, best = false, j, c
+		}
+	}
+	if face >= 0 {
+		var cs candidates
+		var ref Reference
+		if refIsA {
+			ba := relFrame(&A.f, &B.f)
+			ref = polyFaceContact(A, B, &ba, face, true, 0, margin, &cs)
+		} else {
+			ab := relFrame(&B.f, &A.f)
+			ref = polyFaceContact(B, A, &ab, face, false, 0, margin, &cs)
+		}
+		if cs.n > 0 && speculativeFace(&cs, r.pa, r.pb, id, min(A.p.minExtent, B.p.minExtent), margin, out) {
+			out.Reference = ref
+			return
+		}
+	}
 	out.Normal = n
 	out.Reference = Reference{}
 	out.add(Contact{Point: lerp(r.pa, r.pb, 0.5), Normal: n, Gap: r.distance, Feature: id})
+}
+
+// polyFaceAlong returns the face of A (isA) or of B whose outward normal lies within
+// faceContactCos of the edge axis l (A frame, oriented A → B; B's faces against it), with its
+// separation, if there is one. ba and ab are each shape's frame in the other's.
+func polyFaceAlong(A, B *placedPoly, ba, ab *frame, l mgl64.Vec3) (isA bool, face int, sep float64, ok bool) {
+	best := faceContactCos
+	for i, f := range A.p.faces {
+		if c := f.normal.Dot(l); c >= best {
+			v := ba.apply(B.p.verts[B.p.support(ba.invRotate(f.normal.Mul(-1)))])
+			isA, face, sep, ok, best = true, i, f.normal.Dot(v)-f.offset, true, c
+		}
+	}
+	for j, f := range B.p.faces {
+		if c := -ba.rotate(f.normal).Dot(l); c > best {
+			v := ab.apply(A.p.verts[A.p.support(ab.invRotate(f.normal.Mul(-1)))])
+			isA, face, sep, ok, best = false, j, f.normal.Dot(v)-f.offset, true, c
+		}
+	}
+	return isA, face, sep, ok
 }
