@@ -29,11 +29,12 @@ race:
 	$(GO) test -race -count=1 -run 'Race' ./physics/
 
 # The real window under Xvfb: the demo renders for about two seconds, saves a screenshot (kept in
-# $(ARTIFACTS)/), and the test fails if the process failed or the picture is one colour.
+# $(ARTIFACTS)/), and the test fails if the process failed or the picture is one colour; then one
+# scripted throw per level must move the level.
 smoke:
 	@mkdir -p $(ARTIFACTS)
 	STAGGER_WINDOW_TEST=1 STAGGER_SCREENSHOT=$(abspath $(SCREENSHOT)) \
-		xvfb-run -a -s "-screen 0 1280x800x24" $(GO) test -count=1 -run TestWindowScreenshot -v ./demo/
+		xvfb-run -a -s "-screen 0 1280x800x24" $(GO) test -count=1 -run 'TestWindowScreenshot|TestWindowThrows' -v ./demo/
 
 # Every benchmark table and the runner on every scene, written to BENCHMARKS.md and bench/*.csv.
 bench: setup

@@ -146,6 +146,40 @@ func TestWindowScreenshot(t *testing.T) {
 	t.Logf("screenshot %s: %v, %d distinct colours", shot, img.Bounds().Size(), colours)
 }
 
+// TestWindowThrows plays one scripted throw per level in the real window (under Xvfb in `make
+// test`): a click at the level's middle body, held for half the charge, one second in. The demo's
+// report at exit must count the throw and show that some body of the level moved by more than a
+// millimetre in the following two and a half seconds. Like TestWindowScreenshot it needs a display
+// and runs only when STAGGER_WINDOW_TEST=1.
+func TestWindowThrows(t *testing.T) {
+	if os.Getenv("STAGGER_WINDOW_TEST") != "1" {
+		t.Skip("set STAGGER_WINDOW_TEST=1 and provide a display (make smoke runs it under Xvfb)")
+	}
+	bin := buildDemo(t)
+	for _, level := range [][]string{
+		{"-scene", "pyramid", "-n", "5"},
+		{"-scene", "stack", "-n", "10"},
+		{"-scene", "cardhouse"},
+		{"-scene", "arch"},
+		{"-scene", "ratio"},
+	} {
+		args := append(append([]string{}, level...), "-throw-after", "1s",
+			"-screenshot", filepath.Join(t.TempDir(), "throw.png"), "-screenshot-after", "3.5s")
+		out, errOut, code := runDemo(t, bin, 2*time.Minute, args...)
+		if code != 0 {
+			t.Fatalf("%v: exit %d: %s", level, code, errOut)
+		}
+		var r levelReport
+		if err := json.Unmarshal([]byte(out), &r); err != nil {
+			t.Fatalf("%v: the report is not JSON: %v\n%s", level, err, out)
+		}
+		if r.Throws != 1 || r.Bodies == 0 || !(r.Moved > 1e-3) {
+			t.Errorf("%v: %+v; want one throw that moves the level", level, r)
+		}
+		t.Logf("%v: %+v", level, r)
+	}
+}
+
 // distinctColours counts the distinct colours of img, stopping at 1,000.
 func distinctColours(img image.Image) int {
 	seen := map[[4]uint32]bool{}

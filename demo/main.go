@@ -1,12 +1,14 @@
 // Command demo is stagger's demo game and its headless scene runner.
 //
-//	go run ./demo                      opens a window with the default scene
-//	go run ./demo -scene freefall      opens a window with another scene
+//	go run ./demo                      opens a window on the first level (the card house)
+//	go run ./demo -scene pyramid       opens a window on another scene
 //	go run ./demo -headless -scene tumble -seconds 10 -json
 //
-// docs/scenes.md describes the headless runner's flags and JSON fields. In the window: mouse to
-// orbit and zoom, P pause, N single step while paused, R reset, Tab next scene, S cycle the contact
-// solver, F switch the friction model, C draw contacts, Esc quit.
+// docs/scenes.md describes the headless runner's flags and JSON fields. In the window: click to
+// throw at what the cursor points at (hold to throw harder; 1, 2, 3 choose a ball, a brick or a
+// heavy ball), drag to orbit, wheel to zoom, P pause, N single step while paused, R restart, Tab
+// next scene, S cycle the contact solver, F switch the friction model, D the solver's figures,
+// C draw contacts, Esc quit.
 package main
 
 import (
@@ -32,7 +34,14 @@ type windowOptions struct {
 	screenshot      string
 	screenshotAfter time.Duration
 	contacts        bool // start with contact points and normals drawn
+	// throwAfter, when positive, throws once at the middle of the window that long after the
+	// start (the scripted throw of the window test), and makes the demo print the level's report
+	// as one JSON line when it exits.
+	throwAfter time.Duration
 }
+
+// windowScene is the level the window opens on when -scene is not given.
+const windowScene = "cardhouse"
 
 // run parses args and runs the window or the headless runner.
 func run(args []string, stdout, stderr io.Writer) error {
@@ -45,6 +54,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 	fs.StringVar(&win.screenshot, "screenshot", "", "window mode: save a PNG of the window to this path and exit")
 	fs.DurationVar(&win.screenshotAfter, "screenshot-after", 2*time.Second, "window mode: when to take the -screenshot")
 	fs.BoolVar(&win.contacts, "contacts", false, "window mode: draw contact points and normals from the start (key C)")
+	fs.DurationVar(&win.throwAfter, "throw-after", 0, "window mode: throw once at the window's middle after this long, and print a JSON report of the level at exit")
 	if err := fs.Parse(args); err != nil {
 		if err == flag.ErrHelp {
 			fs.SetOutput(stderr)
@@ -57,6 +67,9 @@ func run(args []string, stdout, stderr io.Writer) error {
 		return fmt.Errorf("unexpected argument %q", fs.Arg(0))
 	}
 	set := headless.SetFlags(fs)
+	if !*isHeadless && !set["scene"] {
+		opts.Scene = windowScene
+	}
 	sc, params, err := opts.Resolve(set)
 	if err != nil {
 		return err
@@ -65,7 +78,10 @@ func run(args []string, stdout, stderr io.Writer) error {
 		if win.screenshotAfter <= 0 {
 			return fmt.Errorf("-screenshot-after must be > 0, got %v", win.screenshotAfter)
 		}
-		return runWindow(opts, set, win)
+		if win.throwAfter < 0 {
+			return fmt.Errorf("-throw-after must be >= 0, got %v", win.throwAfter)
+		}
+		return runWindow(opts, set, win, stdout)
 	}
 	var progress io.Writer
 	if isTerminal(stderr) {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"io"
 	"math"
 	"strings"
 	"time"
@@ -54,10 +55,13 @@ type game struct {
 	contacts  *contactLines
 	// showContacts draws contact points and normals (key C).
 	showContacts bool
+	// details shows the solver's figures on the status lines (key D).
+	details bool
+	thrower
 }
 
 // runWindow opens the demo window and runs until it is closed (or the screenshot is taken).
-func runWindow(opts headless.Options, set map[string]bool, win windowOptions) error {
+func runWindow(opts headless.Options, set map[string]bool, win windowOptions, stdout io.Writer) error {
 	a := app.App()
 	g := &game{opts: opts, set: set, root: core.NewNode(), contacts: newContactLines(), showContacts: win.contacts}
 	for i, name := range scenes.Names() {
@@ -101,6 +105,7 @@ func runWindow(opts headless.Options, set map[string]bool, win windowOptions) er
 	a.Subscribe(window.OnKeyDown, func(_ string, ev interface{}) {
 		g.onKey(ev.(*window.KeyEvent).Key, a)
 	})
+	g.subscribeThrows(a)
 	a.Gls().ClearColor(0.16, 0.17, 0.2, 1)
 	if err := g.reset(); err != nil {
 		return err
@@ -110,6 +115,16 @@ func runWindow(opts headless.Options, set map[string]bool, win windowOptions) er
 	var shotErr error
 	start := time.Now()
 	a.Run(func(r *renderer.Renderer, dt time.Duration) {
+		if win.throwAfter > 0 && !g.scripted && time.Since(start) >= win.throwAfter {
+			// The script's throw: a click held half the charge, at the level's middle body.
+			g.scripted = true
+			w, h := a.GetSize()
+			g.markLevel()
+			x, y := g.scriptedAim(w, h)
+			if err := g.throwAt(x, y, fullCharge/2, w, h); err != nil {
+				g.lastErr = err
+			}
+		}
 		g.frame(dt)
 		a.Gls().Clear(gls.DEPTH_BUFFER_BIT | gls.STENCIL_BUFFER_BIT | gls.COLOR_BUFFER_BIT)
 		if err := r.Render(g.root, cam); err != nil {
@@ -123,6 +138,9 @@ func runWindow(opts headless.Options, set map[string]bool, win windowOptions) er
 	})
 	if shotErr != nil {
 		return shotErr
+	}
+	if g.lastErr == nil && win.throwAfter > 0 {
+		return g.reportLevel(stdout)
 	}
 	return g.lastErr
 }
@@ -169,6 +187,7 @@ func (g *game) reset() error {
 		return err
 	}
 	g.sim, g.dynamic, g.simTime = sim, q, 0
+	g.throws = 0
 	return sim.Update(0) // creates the visuals and poses them
 }
 
@@ -266,6 +285,10 @@ func (g *game) onKey(k window.Key, a *app.Application) {
 		g.lastErr = g.applySolver()
 	case window.KeyC:
 		g.showContacts = !g.showContacts
+	case window.KeyD:
+		g.details = !g.details
+	case window.Key1, window.Key2, window.Key3:
+		g.kind = int(k - window.Key1)
 	case window.KeyEscape:
 		a.Exit()
 	}
@@ -317,16 +340,24 @@ func (g *game) allFellThrough() bool {
 	return any && low
 }
 
-// status is the on-screen line.
+// status is the on-screen text: a plain line on the level, the throw and the solver, the controls,
+// and with D the solver's detailed figures.
 func (g *game) status() string {
 	if g.lastErr != nil {
 		return "error: " + g.lastErr.Error()
 	}
 	sim, _ := physics.SimulationOf(g.sim.World)
 	st := sim.Stats()
-	state := "running"
+	state := ""
 	if g.paused {
-		state = "paused (N: step)"
+		state = "  |  paused (N: step)"
+	}
+	plain := fmt.Sprintf("%s  |  %d bodies, %d resting  |  %d contacts  |  %s  |  throws %d  |  %s%s\n"+
+		"click: throw (hold: harder)  |  1-3: ball, brick, heavy ball  |  Tab: level  |  R: restart  |  D: details",
+		g.opts.Scene, st.Bodies, st.Sleeping, st.Contacts, plainSolver(st, g.opts.Solver), g.throws,
+		projectiles[g.kind].name, state)
+	if !g.details {
+		return plain
 	}
 	// The worst eq. 28 relative error and eq. 29 residual of the step's island solves.
 	// Only Staggered Projections measures them.
@@ -337,15 +368,30 @@ func (g *game) status() string {
 	case st.Islands > 0:
 		errs = fmt.Sprintf("rel err %.1e  |  residual %.1e", st.MaxRelErr, st.MaxResidual)
 	}
-	return fmt.Sprintf("%s  |  %s, %s friction  |  t %.2f s  |  %s  |  frame %.1f ms\n"+
-		"step %.3f ms  |  bodies %d (%d asleep)  |  contacts %d  |  islands %d\n"+
+	return plain + fmt.Sprintf("\ndrag: orbit, wheel: zoom, P: pause, N: step, S: solver, F: friction, C: contacts\n"+
+		"%s, %s friction  |  t %.2f s  |  frame %.1f ms  |  step %.3f ms  |  islands %d\n"+
 		"%s\n"+
-		"iterations %d  |  converged %d/%d  |  %s  |  %s\n"+
-		"P pause, N step, R reset, Tab scene, S solver, F friction model, C contacts, mouse: orbit",
-		g.opts.Scene, g.opts.Solver, g.opts.Friction, math.Round(g.simTime*100)/100, state, g.frameTime,
-		float64(st.Elapsed.Microseconds())/1000, st.Bodies, st.Sleeping, st.Contacts, st.Islands,
+		"iterations %d  |  converged %d/%d  |  %s  |  %s",
+		g.opts.Solver, g.opts.Friction, math.Round(g.simTime*100)/100, g.frameTime,
+		float64(st.Elapsed.Microseconds())/1000, st.Islands,
 		phaseLine(st.Phases),
 		st.Iterations, st.Converged, st.Islands, errs, solverHealth(st, g.opts.Solver))
+}
+
+// plainSolver names the contact solver in play in a few words: exact Staggered Projections, or a
+// baseline, with any trouble solverHealth reports.
+func plainSolver(st physics.StepStats, method string) string {
+	switch method {
+	case "pgs":
+		return "solver: PGS (approximate)"
+	case "lcp":
+		return "solver: LCP (pyramid friction)"
+	}
+	h := solverHealth(st, method)
+	if h == "solver: idle" {
+		return "solver: exact"
+	}
+	return h
 }
 
 // phaseLine is the status line's split of the step into its phases (physics.PhaseTimes), in ms.

@@ -1,0 +1,149 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"time"
+
+	"github.com/g3n/engine/app"
+	"github.com/g3n/engine/window"
+	"github.com/go-gl/mathgl/mgl64"
+	"github.com/stagger-physics/stagger/ecs"
+	"github.com/stagger-physics/stagger/physics"
+	"github.com/stagger-physics/stagger/plugin"
+)
+
+// dragPixels is how far the cursor may move while the button is down for the release still to
+// count as a click (a throw) rather than a drag (the camera orbits).
+const dragPixels = 4
+
+// thrower is the window's throwing state: the projectile chosen, the throws made, the press being
+// held, and the level's bodies as they were at the scripted throw.
+type thrower struct {
+	kind, throws     int
+	pressed, dragged bool
+	pressX, pressY   float32
+	pressAt          time.Time
+	scripted         bool
+	level            map[ecs.Entity]mgl64.Vec3
+}
+
+// subscribeThrows makes a left click throw the chosen projectile at the point under the cursor,
+// harder the longer the button was held.
+func (g *game) subscribeThrows(a *app.Application) {
+	a.Subscribe(window.OnMouseDown, func(_ string, ev interface{}) {
+		if mev := ev.(*window.MouseEvent); mev.Button == window.MouseButtonLeft {
+			g.pressed, g.dragged = true, false
+			g.pressX, g.pressY, g.pressAt = mev.Xpos, mev.Ypos, time.Now()
+		}
+	})
+	a.Subscribe(window.OnCursor, func(_ string, ev interface{}) {
+		cev := ev.(*window.CursorEvent)
+		if g.pressed && math.Hypot(float64(cev.Xpos-g.pressX), float64(cev.Ypos-g.pressY)) > dragPixels {
+			g.dragged = true
+		}
+	})
+	a.Subscribe(window.OnMouseUp, func(_ string, ev interface{}) {
+		mev := ev.(*window.MouseEvent)
+		if mev.Button != window.MouseButtonLeft || !g.pressed {
+			return
+		}
+		g.pressed = false
+		if g.dragged || g.lastErr != nil {
+			return
+		}
+		w, h := a.GetSize()
+		g.lastErr = g.throwAt(mev.Xpos, mev.Ypos, time.Since(g.pressAt).Seconds(), w, h)
+	})
+}
+
+// throwAt throws the chosen projectile from the camera at what lies under the window pixel (x, y)
+// of a w × h window, at the speed of a button held for held seconds.
+func (g *game) throwAt(x, y float32, held float64, w, h int) error {
+	origin, dir, err := plugin.CursorRay(g.cam, x, y, float32(w), float32(h))
+	if err != nil {
+		return err
+	}
+	sim, ok := physics.SimulationOf(g.sim.World)
+	if !ok {
+		return fmt.Errorf("the physics plugin is missing")
+	}
+	target, err := aimPoint(sim, origin, dir)
+	if err != nil {
+		return err
+	}
+	v := launchVelocity(origin, target, sim.Config().Gravity, throwSpeed(held))
+	if _, err := throwProjectile(g.sim.World, projectiles[g.kind], origin, v); err != nil {
+		return err
+	}
+	g.throws++
+	return nil
+}
+
+// markLevel records where the level's dynamic bodies are, for reportLevel.
+func (g *game) markLevel() {
+	g.level = map[ecs.Entity]mgl64.Vec3{}
+	_ = g.dynamic.Each(func(e ecs.Entity, b *physics.RigidBody) {
+		if b.Kind == physics.Dynamic {
+			g.level[e] = b.Position
+		}
+	})
+}
+
+// levelReport is what the demo prints at exit after a scripted throw: the level, the throws made
+// and how far the level's bodies moved since the throw.
+type levelReport struct {
+	Scene  string  `json:"scene"`
+	Throws int     `json:"throws"`
+	Bodies int     `json:"bodies"`
+	Moved  float64 `json:"moved"` // the largest displacement of a body present at the throw, m
+}
+
+// reportLevel writes the levelReport as one JSON line to w.
+func (g *game) reportLevel(w io.Writer) error {
+	r := levelReport{Scene: g.opts.Scene, Throws: g.throws, Bodies: len(g.level)}
+	for e, p := range g.level {
+		if b, ok := ecs.Get[physics.RigidBody](g.sim.World, e); ok {
+			r.Moved = math.Max(r.Moved, b.Position.Sub(p).Len())
+		}
+	}
+	return json.NewEncoder(w).Encode(r)
+}
+
+// scriptedAim returns the window pixel of a w × h window that the scripted throw aims at: the
+// level body nearest the middle of the level's bodies (marked by markLevel), as the camera shows
+// it. Aiming at the window's middle would miss a level with a hole in it (the arch).
+func (g *game) scriptedAim(w, h int) (x, y float32) {
+	x, y = float32(w)/2, float32(h)/2
+	if len(g.level) == 0 {
+		return x, y
+	}
+	var mid mgl64.Vec3
+	for _, p := range g.level {
+		mid = mid.Add(p)
+	}
+	mid = mid.Mul(1 / float64(len(g.level)))
+	best, bestD := mid, math.Inf(1)
+	for _, p := range g.level {
+		// Ties between bodies at the same distance go to the smaller coordinates, so the map's
+		// order cannot change the aim.
+		if d := p.Sub(mid).Len(); d < bestD || d == bestD && lessVec(p, best) {
+			best, bestD = p, d
+		}
+	}
+	v := plugin.ToScene(best)
+	g.cam.Project(&v)
+	return (v.X + 1) / 2 * float32(w), (1 - v.Y) / 2 * float32(h)
+}
+
+// lessVec orders vectors lexicographically.
+func lessVec(a, b mgl64.Vec3) bool {
+	for i := range a {
+		if a[i] != b[i] {
+			return a[i] < b[i]
+		}
+	}
+	return false
+}
