@@ -149,7 +149,8 @@ func TestWindowScreenshot(t *testing.T) {
 // TestWindowThrows plays one scripted throw per level in the real window (under Xvfb in `make
 // test`): a click at the level's middle body, held for half the charge, one second in. The demo's
 // report at exit must count the throw and show that some body of the level moved by more than a
-// millimetre in the following two and a half seconds. Like TestWindowScreenshot it needs a display
+// millimetre in the following two and a half seconds; and where the machine has no sound device
+// the audio library must not have written to the console. Like TestWindowScreenshot it needs a display
 // and runs only when STAGGER_WINDOW_TEST=1.
 func TestWindowThrows(t *testing.T) {
 	if os.Getenv("STAGGER_WINDOW_TEST") != "1" {
@@ -172,6 +173,9 @@ func TestWindowThrows(t *testing.T) {
 		var r levelReport
 		if err := json.Unmarshal([]byte(out), &r); err != nil {
 			t.Fatalf("%v: the report is not JSON: %v\n%s", level, err, out)
+		}
+		if strings.Contains(errOut, "ALSA") || strings.Contains(errOut, "AL lib") {
+			t.Errorf("%v: the audio library wrote to the console where there is no sound device:\n%s", level, errOut)
 		}
 		if r.Throws != 1 || r.Bodies == 0 || !(r.Moved > 1e-3) {
 			t.Errorf("%v: %+v; want one throw that moves the level", level, r)

@@ -62,6 +62,7 @@ type game struct {
 
 // runWindow opens the demo window and runs until it is closed (or the screenshot is taken).
 func runWindow(opts headless.Options, set map[string]bool, win windowOptions, stdout io.Writer) error {
+	silenceWithoutSoundDevice()
 	a := app.App()
 	g := &game{opts: opts, set: set, root: core.NewNode(), contacts: newContactLines(), showContacts: win.contacts}
 	for i, name := range scenes.Names() {
