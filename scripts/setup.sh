@@ -29,8 +29,10 @@ if ((${#missing[@]} > 0)); then
 		fi
 	fi
 	echo "setup: installing ${missing[*]}"
-	"${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get update -qq
-	"${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+	# Wait for another apt (a second make target, the system's own updates) rather than fail.
+	lock=(-o DPkg::Lock::Timeout=600)
+	"${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get "${lock[@]}" update -qq
+	"${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get "${lock[@]}" install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
 
 go mod download

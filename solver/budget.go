@@ -5,7 +5,8 @@ import "math"
 // The work budget (Options.WorkBudget): a deterministic bound on one Solve's work, counted in
 // contact updates. Every pass over the island — a Gauss–Seidel sweep or a conjugate-gradient
 // iteration of the contact projection, the friction projection or the joint sticking solve —
-// costs about the same per contact, so a pass on an island of m contacts counts m.
+// costs about the same per contact, so a pass on an island of m contacts counts m. A pivot of the
+// pivoting reference updates every contact's velocity too, and counts as a pass.
 
 // minFrictionPasses is the least a friction projection is given when the budget is nearly spent:
 // a few sweeps still turn the contact projection's α into a feasible, partly optimal friction
@@ -15,7 +16,7 @@ const minFrictionPasses = 4
 // workDone is the solve's work so far, in contact updates.
 func (s *Solver) workDone() int {
 	st := &s.st
-	passes := st.ContactSweeps + st.ContactCG + st.FrictionSweeps + st.FrictionCG + st.JointCG
+	passes := st.ContactSweeps + st.ContactCG + st.ContactPivots + st.FrictionSweeps + st.FrictionCG + st.JointCG
 	return s.workBefore + passes*s.op.m
 }
 

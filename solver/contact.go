@@ -135,13 +135,20 @@ func (cp *contactProjection) run() bool {
 			return true
 		}
 	default:
-		// PGS-SM with a small budget, then MPRGP from the same start.
+		// PGS-SM with a small budget; if it cycles, the pivoting reference on an island of at
+		// most PivotLimit contacts, else MPRGP from the same start. On redundant contacts
+		// (a struck pyramid of boxes) unpreconditioned MPRGP can stall far from the tolerance
+		// for its whole budget before the pivoting fallback runs, while pivoting alone is exact
+		// after a few hundred pivots.
 		copy(cp.saved, alpha)
 		if cp.pgssm(autoCGBudget*op.m+autoCGExtra, true) {
 			return true
 		}
 		copy(alpha, cp.saved)
 		op.velocity(alpha, f, v)
+		if op.m <= cp.pivotLimit {
+			return cp.fallback()
+		}
 		if cp.mprgpFrom() {
 			return true
 		}

@@ -34,9 +34,10 @@ type ContactSolver int
 
 const (
 	// ContactAuto runs PGS-SM (below) with a small budget of conjugate-gradient iterations, about
-	// three per contact, and, if it has not converged, MPRGP from the same start; then, on small
-	// islands, the pivoting reference. PGS-SM is the faster on consistent problems (tall stacks,
-	// resting piles), MPRGP the one that cannot diverge. The default.
+	// three per contact, and, if it has not converged, the pivoting reference on islands of at
+	// most PivotLimit contacts, MPRGP from the same start on larger ones. PGS-SM is the faster on
+	// consistent problems (tall stacks, resting piles), pivoting exact where its active set
+	// cycles, MPRGP the one that cannot diverge on islands too large to pivot. The default.
 	ContactAuto ContactSolver = iota
 	// ContactPGSSM is projected Gauss–Seidel sweeps finished by Jacobi-preconditioned conjugate
 	// gradients on the predicted active set, repeated until the LCP holds to ContactTol (course
