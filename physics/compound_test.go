@@ -306,3 +306,50 @@ func TestCompoundOffCentreRefused(t *testing.T) {
 func nearVec(a, b mgl64.Vec3, tol float64) bool {
 	return math.Abs(a[0]-b[0]) <= tol && math.Abs(a[1]-b[1]) <= tol && math.Abs(a[2]-b[2]) <= tol
 }
+
+// TestCompoundWarmStepDoesNotAllocate stacks a table on a table and rolls a dumbbell beside them,
+// all awake: once warm, a step allocates nothing (the compound pairs' scratch is on the stack),
+// and each table rests on four contacts.
+func TestCompoundWarmStepDoesNotAllocate(t *testing.T) {
+	const h = 0.01
+	cfg := DefaultConfig()
+	cfg.SleepTime = 0
+	app := newTestApp(t, h, cfg)
+	spawnGround(t, app.World, mgl64.Vec3{0, 0, 1}, 0.8)
+	table, off := tableCompound(t)
+	height := 2 * (tableLeg[2] + tableTop[2])
+	for k := 0; k < 2; k++ {
+		if _, err := Spawn(app.World, NewDynamic(off.Add(mgl64.Vec3{0, 0, float64(k) * height}), 600), Collider{Shape: table}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ball := mustShape(collide.NewSphere(0.1))
+	dumbbell := mustShape(collide.NewCompound([]collide.CompoundChild{
+		{Shape: ball, Pose: identity(mgl64.Vec3{0, 0.3, 0})},
+		{Shape: ball, Pose: identity(mgl64.Vec3{0, -0.3, 0})},
+	}))
+	roller := NewDynamic(mgl64.Vec3{3, 0, 0.1}, 1000)
+	roller.LinearVelocity, roller.AngularVelocity = mgl64.Vec3{0.5, 0, 0}, mgl64.Vec3{0, 5, 0}
+	if _, err := Spawn(app.World, roller, Collider{Shape: dumbbell}); err != nil {
+		t.Fatal(err)
+	}
+	sim, _ := SimulationOf(app.World)
+	tick := uint64(0)
+	step := func() {
+		tick++
+		if err := sim.Step(h, tick); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for range 100 {
+		step()
+	}
+	allocs := testing.AllocsPerRun(20, step)
+	// Lower table on the ground, upper table on the lower one, dumbbell on its two balls.
+	if st := sim.Stats(); st.Contacts != 4+4+2 {
+		t.Errorf("%+v: want 10 contacts", st)
+	}
+	if allocs != 0 {
+		t.Errorf("a warm step allocates %v times", allocs)
+	}
+}
