@@ -375,19 +375,21 @@ func TestCompoundSupportAndDistance(t *testing.T) {
 // must2 returns the first of two results.
 func must2(d float64, _ mgl64.Vec3) float64 { return d }
 
-// TestCompoundTableOnGround checks that a table resting on the ground (a half-space, and a box
-// mesh) gets its contacts under its legs only, one per leg, from each order of the pair.
+// TestCompoundTableOnGround checks that a table resting on the ground (a half-space, a box mesh
+// and a box's SDF grid) gets its contacts under its legs only, one per leg, from each order of
+// the pair.
 func TestCompoundTableOnGround(t *testing.T) {
 	table := must(NewCompound(tableChildren()))
 	ground := must(NewHalfSpace(mgl64.Vec3{0, 0, 1}, 0))
 	slab := boxMesh(mgl64.Vec3{3, 3, 0.5})
 	slabPose := Pose{Position: mgl64.Vec3{0, 0, -0.5}, Rotation: mgl64.QuatIdent()}
+	grid := must(NewSDFGridFromShape(must(NewBox(mgl64.Vec3{1.5, 1.5, 0.5})), 0.1, 0.1))
 	pose := Pose{Position: mgl64.Vec3{0.2, -0.1, -0.001}, Rotation: mgl64.QuatIdent()}
 	for _, g := range []struct {
 		name  string
 		shape Shape
 		pose  Pose
-	}{{"half-space", ground, IdentityPose()}, {"mesh", slab, slabPose}} {
+	}{{"half-space", ground, IdentityPose()}, {"mesh", slab, slabPose}, {"SDF grid", grid, slabPose}} {
 		for _, swap := range []bool{false, true} {
 			var m Manifold
 			var hit bool
