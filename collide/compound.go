@@ -32,8 +32,9 @@ type CompoundChild struct {
 // It is immutable, and its children's shapes must not be changed after it is built.
 //
 // Children may overlap. The compound then counts the overlap twice in Volume and
-// MassProperties (model such parts so that they only touch), and SignedDistance inside an
-// overlap is the smaller depth of the children there, not the exact depth of the union.
+// MassProperties (model such parts so that they only touch). SignedDistance inside is the depth
+// in the child that covers the point deepest, which is short of the union's depth where the
+// nearest face of that child lies against or inside another child.
 //
 // Features for contact feature ids and ray hits: feature f of child i is
 // CompoundFeature(i, f), the child index stored above the child's own feature index;
@@ -268,10 +269,10 @@ func (c *Compound) Support(d mgl64.Vec3) mgl64.Vec3 {
 }
 
 // SignedDistance returns the smallest of the children's signed distances and that child's
-// normal. Outside the compound this is its exact distance; inside, it is exact where only one
-// child covers the point, and inside an overlap of children it is the smaller depth of those
-// children (the union reaches deeper). A point with a NaN coordinate is reported at +Inf with
-// normal +z.
+// normal. Outside the compound this is its exact distance. Inside, it is the depth in the child
+// that covers the point deepest: exact unless that child's nearest face lies against or inside
+// another child, where the union reaches deeper. A point with a NaN coordinate is reported at
+// +Inf with normal +z.
 func (c *Compound) SignedDistance(p mgl64.Vec3) (float64, mgl64.Vec3) {
 	if len(c.children) == 0 || hasNaN(p) {
 		return pointDistance(p)
