@@ -9,6 +9,10 @@ package collide
 // routines that choose a reference face prefer the previous one while it is nearly as good, so
 // manifolds and feature ids do not flicker. prev and out may be the same manifold.
 //
+// A Compound on either side (or both) meets the other shape child by child; the points of all
+// child pairs are pooled and reduced to one manifold, their features naming the child
+// (CompoundFeature).
+//
 // Errors: a nil shape or one that fails its Validate method (the zero value of a ConvexHull,
 // TriangleMesh or SDFGrid, say: see Shape), a non-finite pose, a negative or non-finite margin,
 // or a pair that has no routine (two half-spaces, two triangle meshes: such pairs are
@@ -26,8 +30,18 @@ func Collide(a Shape, pa Pose, b Shape, pb Pose, margin float64, prev *Manifold,
 	if err := checkPairInput(a, pa, b, pb, margin); err != nil {
 		return false, err
 	}
-	ra, rb := pairRank(a.Kind()), pairRank(b.Kind())
-	swapped := ra > rb || (ra == rb && sameRankAfter(a, pa, b, pb))
+	if err := collideOrdered(a, pa, b, pb, margin, prev, out); err != nil {
+		out.Reset()
+		return false, err
+	}
+	return out.Count > 0, nil
+}
+
+// collideOrdered runs the routine for the checked pair (a, b), swapping the shapes into the order
+// the routines take and the result back. prev, if not nil, is the caller's copy: it may be
+// swapped in place.
+func collideOrdered(a Shape, pa Pose, b Shape, pb Pose, margin float64, prev *Manifold, out *Manifold) error {
+	swapped := pairSwapped(a, pa, b, pb)
 	if swapped {
 		a, b = b, a
 		pa, pb = pb, pa
@@ -35,15 +49,32 @@ func Collide(a Shape, pa Pose, b Shape, pb Pose, margin float64, prev *Manifold,
 			prev.swap()
 		}
 	}
-	err := dispatchPair(a, pa, b, pb, margin, prev, out)
+	var err error
+	if c, ok := a.(*Compound); ok {
+		err = compoundPair(c, pa, b, pb, margin, prev, out)
+	} else {
+		err = dispatchPair(a, pa, b, pb, margin, prev, out)
+	}
 	if err != nil {
-		out.Reset()
-		return false, err
+		return err
 	}
 	if swapped {
 		out.swap()
 	}
-	return out.Count > 0, nil
+	return nil
+}
+
+// pairSwapped reports whether (a, b) must be swapped for dispatch: a compound goes first (its
+// children then meet the other shape in their own order), other shapes go by pairRank, and two
+// shapes of the same rank by sameRankAfter.
+func pairSwapped(a Shape, pa Pose, b Shape, pb Pose) bool {
+	_, ca := a.(*Compound)
+	_, cb := b.(*Compound)
+	if ca != cb {
+		return cb
+	}
+	ra, rb := pairRank(a.Kind()), pairRank(b.Kind())
+	return ra > rb || (ra == rb && sameRankAfter(a, pa, b, pb))
 }
 
 // checkPairInput refuses nil or invalid shapes, non-finite poses and bad margins.

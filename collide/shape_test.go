@@ -283,7 +283,7 @@ func TestInvalidShapesNameTheField(t *testing.T) {
 }
 
 func TestShapeKindString(t *testing.T) {
-	want := map[ShapeKind]string{KindSphere: "Sphere", KindBox: "Box", KindCapsule: "Capsule", KindHalfSpace: "HalfSpace", KindConvexHull: "ConvexHull", ShapeKind(99): "ShapeKind(99)"}
+	want := map[ShapeKind]string{KindSphere: "Sphere", KindBox: "Box", KindCapsule: "Capsule", KindHalfSpace: "HalfSpace", KindConvexHull: "ConvexHull", KindCompound: "Compound", ShapeKind(99): "ShapeKind(99)"}
 	for k, s := range want {
 		if k.String() != s {
 			t.Errorf("%d: %q, want %q", int(k), k.String(), s)

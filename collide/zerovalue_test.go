@@ -46,6 +46,9 @@ var testShapes = sync.OnceValue(func() []testShape {
 		{"TriangleMesh", boxMesh(mgl64.Vec3{0.6, 0.6, 0.2}), true, true},
 		{"open TriangleMesh", gridMesh(3), true, true},
 		{"SDFGrid", must(NewSDFGridFromShape(box, 0.1, 0.1)), true, true},
+		{"zero Compound", &Compound{}, false, true},
+		{"nil *Compound", (*Compound)(nil), false, false},
+		{"Compound", mixedCompound(), true, true},
 	}
 })
 
@@ -113,7 +116,7 @@ func TestInvalidShapesRefused(t *testing.T) {
 func TestZeroShapeMethods(t *testing.T) {
 	pose := Pose{Position: mgl64.Vec3{1, 2, 3}, Rotation: mgl64.QuatRotate(0.7, mgl64.Vec3{0, 1, 0})}
 	p := mgl64.Vec3{0.3, -0.4, 1.2}
-	for _, z := range []Shape{&Sphere{}, &Box{}, &Capsule{}, &ConvexHull{}, &TriangleMesh{}, &SDFGrid{}} {
+	for _, z := range []Shape{&Sphere{}, &Box{}, &Capsule{}, &ConvexHull{}, &TriangleMesh{}, &SDFGrid{}, &Compound{}} {
 		name := z.Kind().String()
 		if b := z.Bounds(pose); b.Min != pose.Position || b.Max != pose.Position {
 			t.Errorf("zero %s: Bounds %v, want the point box at %v", name, b, pose.Position)

@@ -90,10 +90,13 @@ func prepareMass(b *RigidBody, collider *Collider) error {
 }
 
 // recentreHint says how to centre a shape of this kind on its centre of mass. Of the collide
-// shapes with mass, only the convex hull can be off its origin.
+// shapes with mass, only the convex hull and the compound can be off their origin.
 func recentreHint(shape collide.Shape) string {
 	if _, ok := shape.(*collide.ConvexHull); ok {
 		return "build the hull with collide.NewConvexHullCentered instead of collide.NewConvexHull; it centres the points on their centre of mass and returns the offset, so place the body at Position + Orientation·offset"
+	}
+	if _, ok := shape.(*collide.Compound); ok {
+		return "build the compound with collide.NewCompoundCentered instead of collide.NewCompound; it moves the children so that their centre of mass is at the origin and returns the offset, so place the body at Position + Orientation·offset"
 	}
 	return "centre the shape on its centre of mass and move the body's Position by the offset"
 }

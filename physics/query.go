@@ -285,14 +285,14 @@ func (sc *queryScratch) gatherCandidates(box collide.AABB) {
 
 // CastShape sweeps shape from pose along direction (any non-zero length) up to maxDistance metres
 // and returns the first collider it touches that filter sees, and whether it touched one. The
-// shape translates without turning. shape must be a Sphere, Box, Capsule or ConvexHull; it may be
-// placed against any collider. Each candidate found through the broad phase is approached by
-// conservative advancement: the shape moves to the plane that separates it from the collider
-// (or, against a triangle mesh or SDF grid, by the distance between them) until the two are
-// within ShapeCastTolerance, so the reported distance is never past the contact. An SDF grid's
-// gap is the narrow phase's estimate from sample points of the shape and the grid's interpolated
-// field, so against one the distance is as accurate as that estimate. Ties are broken as in
-// CastRay.
+// shape translates without turning. shape must be a Sphere, Box, Capsule, ConvexHull or
+// Compound; it may be placed against any collider. Each candidate found through the broad phase
+// is approached by conservative advancement: the shape moves to the plane that separates it from
+// the collider (or, when either is a compound, triangle mesh or SDF grid, by the distance between
+// them) until the two are within ShapeCastTolerance, so the reported distance is never past the
+// contact. An SDF grid's gap is the narrow phase's estimate from sample points of the shape and
+// the grid's interpolated field, so against one the distance is as accurate as that estimate.
+// Ties are broken as in CastRay.
 //
 // It refuses a nil or invalid shape or one of another kind, a non-finite pose (a zero rotation
 // means the identity; others are normalised), a non-finite or zero direction and a negative or
@@ -337,9 +337,14 @@ func (s *Simulation) CastShape(shape collide.Shape, pose collide.Pose, direction
 // sweep advances shape from pose along the unit direction d towards other until they touch
 // (within ShapeCastTolerance) or it has gone limit metres.
 func (sc *queryScratch) sweep(shape collide.Shape, pose collide.Pose, d mgl64.Vec3, limit float64, other collide.Shape, otherPose collide.Pose) (ShapeHit, bool, error) {
+	// A compound, swept or hit, is no convex shape either: the deepest point's normal need not
+	// separate its other children.
 	convex := true
 	switch other.(type) {
-	case *collide.TriangleMesh, *collide.SDFGrid:
+	case *collide.TriangleMesh, *collide.SDFGrid, *collide.Compound:
+		convex = false
+	}
+	if _, ok := shape.(*collide.Compound); ok {
 		convex = false
 	}
 	t := 0.0
@@ -382,11 +387,11 @@ func (sc *queryScratch) sweep(shape collide.Shape, pose collide.Pose, d mgl64.Ve
 
 // Overlap calls visit with every body whose collider, seen by filter, touches or overlaps shape
 // placed at pose, in the order of their broad-phase entries (fixed by the order the bodies entered
-// the simulation, not by the tree's shape); visit returns false to stop.
-// shape must be a Sphere, Box, Capsule or ConvexHull. visit may run queries of its own; it must
-// not call Step. It refuses a nil visit, a nil or invalid shape or one of another kind and a
-// non-finite pose (a zero rotation means the identity; others are normalised) with a *FieldError
-// naming the argument, and any call during Step.
+// the simulation, not by the tree's shape); visit returns false to stop. shape must be a Sphere,
+// Box, Capsule, ConvexHull or Compound. visit may run queries of its own; it must not call Step.
+// It refuses a nil visit, a nil or invalid shape or one of another kind and a non-finite pose (a
+// zero rotation means the identity; others are normalised) with a *FieldError naming the
+// argument, and any call during Step.
 func (s *Simulation) Overlap(shape collide.Shape, pose collide.Pose, filter QueryFilter, visit func(ecs.Entity) bool) error {
 	if visit == nil {
 		return fieldError("Overlap visit", "must not be nil")
@@ -423,11 +428,11 @@ func (s *Simulation) Overlap(shape collide.Shape, pose collide.Pose, filter Quer
 // collider, and a non-finite pose; it returns the pose with a unit rotation.
 func checkQueryShape(op string, shape collide.Shape, pose collide.Pose) (collide.Pose, error) {
 	switch shape.(type) {
-	case *collide.Sphere, *collide.Box, *collide.Capsule, *collide.ConvexHull:
+	case *collide.Sphere, *collide.Box, *collide.Capsule, *collide.ConvexHull, *collide.Compound:
 	case nil:
 		return pose, fieldError(op+" shape", "must not be nil")
 	default:
-		return pose, fieldError(op+" shape", "must be a Sphere, Box, Capsule or ConvexHull, got %v", shape.Kind())
+		return pose, fieldError(op+" shape", "must be a Sphere, Box, Capsule, ConvexHull or Compound, got %v", shape.Kind())
 	}
 	if err := shape.(validator).Validate(); err != nil {
 		return pose, fieldError(op+" shape", "%v", err)

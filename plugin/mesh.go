@@ -16,9 +16,36 @@ import (
 const halfSpaceDrawSize = 200
 
 // MeshFor returns a node holding a mesh of shape in mat, laid out so that, placed at the body's
-// pose by the sync system, it covers the collider exactly (see the package doc on frames).
+// pose by the sync system, it covers the collider exactly (see the package doc on frames). A
+// compound's node holds one node per child, placed at the child's pose.
 func MeshFor(shape collide.Shape, mat material.IMaterial) (*core.Node, error) {
 	node := core.NewNode()
+	if c, ok := shape.(*collide.Compound); ok {
+		// One node per child, placed at the child's pose in the compound's frame and holding the
+		// child's meshes as MeshFor lays them out for the child alone.
+		for i := 0; i < c.NumChildren(); i++ {
+			ch := c.Child(i)
+			child := core.NewNode()
+			if err := addShapeMeshes(child, ch.Shape, mat); err != nil {
+				return nil, err
+			}
+			p := ToScene(ch.Pose.Position)
+			q := QuatToScene(ch.Pose.Rotation)
+			child.SetPositionVec(&p)
+			child.SetQuaternionQuat(&q)
+			node.Add(child)
+		}
+		return node, nil
+	}
+	if err := addShapeMeshes(node, shape, mat); err != nil {
+		return nil, err
+	}
+	return node, nil
+}
+
+// addShapeMeshes adds to node the meshes of a shape that is no compound, in node-local
+// coordinates.
+func addShapeMeshes(node *core.Node, shape collide.Shape, mat material.IMaterial) error {
 	switch s := shape.(type) {
 	case *collide.Box:
 		h := s.HalfExtents
@@ -49,9 +76,9 @@ func MeshFor(shape collide.Shape, mat material.IMaterial) (*core.Node, error) {
 		plane.SetPositionVec(&p)
 		node.Add(plane)
 	default:
-		return nil, fmt.Errorf("plugin: no mesh for shape kind %v", shape.Kind())
+		return fmt.Errorf("plugin: no mesh for shape kind %v", shape.Kind())
 	}
-	return node, nil
+	return nil
 }
 
 // paletteColor returns a colour for index i from a fixed, pleasant palette.
