@@ -17,10 +17,10 @@ type gjkKind uint8
 
 // The GJK shape kinds.
 const (
-	gjkPoints gjkKind = iota // a point, segment or triangle given by its vertices (world)
-	gjkBox                   // a box with half extents h at frame f
-	gjkHull                  // a convex hull at frame f
-	gjkCylinder              // a cylinder at frame f
+	gjkPoints   gjkKind = iota // a point, segment or triangle given by its vertices (world)
+	gjkBox                     // a box with half extents h at frame f
+	gjkHull                    // a convex hull at frame f
+	gjkCylinder                // a cylinder at frame f
 )
 
 // gjkShape is a convex set in world space that GJK can query. It is a concrete type (not an

@@ -285,14 +285,14 @@ func (sc *queryScratch) gatherCandidates(box collide.AABB) {
 
 // CastShape sweeps shape from pose along direction (any non-zero length) up to maxDistance metres
 // and returns the first collider it touches that filter sees, and whether it touched one. The
-// shape translates without turning. shape must be a Sphere, Box, Capsule or ConvexHull; it may be
-// placed against any collider. Each candidate found through the broad phase is approached by
-// conservative advancement: the shape moves to the plane that separates it from the collider
-// (or, against a triangle mesh or SDF grid, by the distance between them) until the two are
-// within ShapeCastTolerance, so the reported distance is never past the contact. An SDF grid's
-// gap is the narrow phase's estimate from sample points of the shape and the grid's interpolated
-// field, so against one the distance is as accurate as that estimate. Ties are broken as in
-// CastRay.
+// shape translates without turning. shape must be a Sphere, Box, Capsule, Cylinder or
+// ConvexHull; it may be placed against any collider. Each candidate found through the broad
+// phase is approached by conservative advancement: the shape moves to the plane that separates
+// it from the collider (or, against a triangle mesh or SDF grid, by the distance between them)
+// until the two are within ShapeCastTolerance, so the reported distance is never past the
+// contact. An SDF grid's gap is the narrow phase's estimate from sample points of the shape and
+// the grid's interpolated field, so against one the distance is as accurate as that estimate.
+// Ties are broken as in CastRay.
 //
 // It refuses a nil or invalid shape or one of another kind, a non-finite pose (a zero rotation
 // means the identity; others are normalised), a non-finite or zero direction and a negative or
@@ -383,8 +383,8 @@ func (sc *queryScratch) sweep(shape collide.Shape, pose collide.Pose, d mgl64.Ve
 // Overlap calls visit with every body whose collider, seen by filter, touches or overlaps shape
 // placed at pose, in the order of their broad-phase entries (fixed by the order the bodies entered
 // the simulation, not by the tree's shape); visit returns false to stop.
-// shape must be a Sphere, Box, Capsule or ConvexHull. visit may run queries of its own; it must
-// not call Step. It refuses a nil visit, a nil or invalid shape or one of another kind and a
+// shape must be a Sphere, Box, Capsule, Cylinder or ConvexHull. visit may run queries of its
+// own; it must not call Step. It refuses a nil visit, a nil or invalid shape or one of another kind and a
 // non-finite pose (a zero rotation means the identity; others are normalised) with a *FieldError
 // naming the argument, and any call during Step.
 func (s *Simulation) Overlap(shape collide.Shape, pose collide.Pose, filter QueryFilter, visit func(ecs.Entity) bool) error {
@@ -423,11 +423,11 @@ func (s *Simulation) Overlap(shape collide.Shape, pose collide.Pose, filter Quer
 // collider, and a non-finite pose; it returns the pose with a unit rotation.
 func checkQueryShape(op string, shape collide.Shape, pose collide.Pose) (collide.Pose, error) {
 	switch shape.(type) {
-	case *collide.Sphere, *collide.Box, *collide.Capsule, *collide.ConvexHull:
+	case *collide.Sphere, *collide.Box, *collide.Capsule, *collide.Cylinder, *collide.ConvexHull:
 	case nil:
 		return pose, fieldError(op+" shape", "must not be nil")
 	default:
-		return pose, fieldError(op+" shape", "must be a Sphere, Box, Capsule or ConvexHull, got %v", shape.Kind())
+		return pose, fieldError(op+" shape", "must be a Sphere, Box, Capsule, Cylinder or ConvexHull, got %v", shape.Kind())
 	}
 	if err := shape.(validator).Validate(); err != nil {
 		return pose, fieldError(op+" shape", "%v", err)
