@@ -141,6 +141,9 @@ func findConvexAxis(A, B *convexShape, margin float64) (convexAxis, bool) {
 		}
 	}
 	n, sep := satAxis(A, B)
+	if sep < 0 {
+		n, sep = projectAxis(A, B, n, sep)
+	}
 	if sep > margin {
 		return convexAxis{}, false
 	}
@@ -151,18 +154,32 @@ func findConvexAxis(A, B *convexShape, margin float64) (convexAxis, bool) {
 // satAxis returns the axis of largest separation (least overlap), oriented from A to B, and the
 // separation along it.
 func satAxis(A, B *convexShape) (mgl64.Vec3, float64) {
-	best, bestSep := mgl64.Vec3{0, 0, 1}, math.Inf(-1)
+	// The three best starting axes, best first.
+	var top [satStarts]mgl64.Vec3
+	var topSep [satStarts]float64
+	for i := range topSep {
+		top[i], topSep[i] = mgl64.Vec3{0, 0, 1}, math.Inf(-1)
+	}
+	keep := func(u mgl64.Vec3, s float64) {
+		for i := range top {
+			if s > topSep[i] {
+				copy(top[i+1:], top[i:satStarts-1])
+				copy(topSep[i+1:], topSep[i:satStarts-1])
+				top[i], topSep[i] = u, s
+				return
+			}
+		}
+	}
 	try := func(l mgl64.Vec3) {
 		u, ok := unit(l)
 		if !ok {
 			return
 		}
-		if s := separation(A, B, u); s > bestSep {
-			best, bestSep = u, s
-		}
-		if s := separation(A, B, u.Mul(-1)); s > bestSep {
-			best, bestSep = u.Mul(-1), s
-		}
+		keep(u, separation(A, B, u))
+		keep(u.Mul(-1), separation(A, B, u.Mul(-1)))
+	}
+	for _, l := range satSphere {
+		keep(l, separation(A, B, l))
 	}
 	c := B.center.Sub(A.center)
 	try(c)
@@ -206,8 +223,65 @@ func satAxis(A, B *convexShape) (mgl64.Vec3, float64) {
 			}
 		}
 	}
-	return refineAxis(A, B, best, bestSep)
+	best, bestSep := top[0], topSep[0]
+	for i := range top {
+		if math.IsInf(topSep[i], -1) {
+			break
+		}
+		if l, sep := refineAxis(A, B, top[i], topSep[i]); sep > bestSep {
+			best, bestSep = l, sep
+		}
+	}
+	return best, bestSep
 }
+
+// projectAxis improves the axis n of an overlapping pair by projection: B is moved along n just
+// far enough to separate, GJK's closest points then give the normal of the Minkowski difference
+// at the point nearest to the move, which becomes the next axis while it overlaps less. This
+// follows the piecewise-linear support functions of polytopes, whose kinks stall the pattern
+// search.
+func projectAxis(A, B *convexShape, n mgl64.Vec3, sep float64) (mgl64.Vec3, float64) {
+	ga := A.gjk()
+	for it := 0; it < 16; it++ {
+		shift := n.Mul(-sep + 1e-3*(A.scale+B.scale))
+		gb := B.gjk()
+		gb.f.pos = gb.f.pos.Add(shift)
+		for i := 0; i < gb.n; i++ {
+			gb.pts[i] = gb.pts[i].Add(shift)
+		}
+		r := gjkDistance(&ga, &gb, n)
+		if r.intersects {
+			break
+		}
+		m, ok := unit(r.pb.Sub(r.pa))
+		if !ok {
+			break
+		}
+		s := separation(A, B, m)
+		if !(s > sep+1e-12*(A.scale+B.scale)) {
+			break
+		}
+		n, sep = m, s
+	}
+	return n, sep
+}
+
+// satStarts is how many of the best candidate axes the pattern search refines: a rim against a
+// rim or a rounded core has local optima of the separation besides the global one.
+const satStarts = 3
+
+// satSphere holds 64 directions spread evenly over the sphere (a Fibonacci lattice), candidate
+// axes that put a start near every optimum the named candidates miss.
+var satSphere = func() [64]mgl64.Vec3 {
+	var d [64]mgl64.Vec3
+	golden := math.Pi * (3 - math.Sqrt(5))
+	for i := range d {
+		z := 1 - 2*(float64(i)+0.5)/float64(len(d))
+		r := math.Sqrt(1 - z*z)
+		d[i] = mgl64.Vec3{r * math.Cos(golden*float64(i)), r * math.Sin(golden*float64(i)), z}
+	}
+	return d
+}()
 
 // forEachPolyEdge calls fn with the world end points of every edge of a polytope view (every
 // loop edge of a triangle, which lists none).

@@ -46,6 +46,9 @@ var testShapes = sync.OnceValue(func() []testShape {
 		{"TriangleMesh", boxMesh(mgl64.Vec3{0.6, 0.6, 0.2}), true, true},
 		{"open TriangleMesh", gridMesh(3), true, true},
 		{"SDFGrid", must(NewSDFGridFromShape(box, 0.1, 0.1)), true, true},
+		{"zero Cylinder", &Cylinder{}, false, true},
+		{"nil *Cylinder", (*Cylinder)(nil), false, false},
+		{"Cylinder", must(NewCylinder(0.25, 0.3)), true, true},
 	}
 })
 
