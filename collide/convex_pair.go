@@ -443,20 +443,12 @@ func (s *convexShape) polyFeatureAlong(d mgl64.Vec3, cf *contactFeature) {
 			for _, j := range [2]int{(k + 1) % len(loop), (k + len(loop) - 1) % len(loop)} {
 				o := int(loop[j])
 				if h := p.verts[o].Dot(dl); h > bestH {
-					e := EdgeFeature(0)
-					if len(p.faceEdges) > 0 {
-						ek := k
-						if j != (k+1)%len(loop) {
-							ek = j
-						}
-						e = EdgeFeature(int(p.loopEdges(f)[ek]))
-					} else {
-						e = EdgeFeature(min(k, j))
-						if (k == 0 && j == len(loop)-1) || (j == 0 && k == len(loop)-1) {
-							e = EdgeFeature(len(loop) - 1)
-						}
+					// Loop edge ek runs from loop[ek] to loop[ek+1].
+					ek := k
+					if j != (k+1)%len(loop) {
+						ek = j
 					}
-					bestOther, bestEdge, bestH = o, e, h
+					bestOther, bestEdge, bestH = o, EdgeFeature(int(p.loopEdges(f)[ek])), h
 				}
 			}
 		}
