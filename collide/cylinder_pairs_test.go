@@ -218,3 +218,21 @@ func TestCylinderOnMeshAndSDF(t *testing.T) {
 		t.Fatalf("SDF: %+v", m)
 	}
 }
+
+// TestCylinderCollideDoesNotAllocate: the cylinder pairs run in the step's hot path.
+func TestCylinderCollideDoesNotAllocate(t *testing.T) {
+	c := must(NewCylinder(0.3, 0.5))
+	others := []Shape{must(NewBox(mgl64.Vec3{1, 1, 0.5})), cubeHull(mgl64.Vec3{0.5, 0.5, 0.5}), must(NewCapsule(0.2, 0.3)), c, must(NewHalfSpace(mgl64.Vec3{0, 0, 1}, 0.5)), gridMesh(3)}
+	pa := at(mgl64.Vec3{0.1, 0, 0.99}, rot(0.05, mgl64.Vec3{1, 0, 0}))
+	var m Manifold
+	for _, o := range others {
+		allocs := testing.AllocsPerRun(20, func() {
+			if _, err := Collide(c, pa, o, at(mgl64.Vec3{0, 0, 0.01}, mgl64.Quat{}), 0.05, &m, &m); err != nil {
+				t.Fatal(err)
+			}
+		})
+		if allocs != 0 {
+			t.Errorf("%v: %v allocations a call", o.Kind(), allocs)
+		}
+	}
+}
