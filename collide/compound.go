@@ -47,7 +47,7 @@ type Compound struct {
 
 // NewCompound builds a compound of children, which keep their poses: its local frame is the
 // frame those poses are given in. There must be 1 to MaxCompoundChildren children, each a valid
-// Sphere, Box, Capsule or ConvexHull (no half-space, mesh, grid or nested compound) at a finite
+// Sphere, Box, Capsule, Cylinder or ConvexHull (no half-space, mesh, grid or nested compound) at a finite
 // pose with a unit rotation (within 1e-6); otherwise a *FieldError names the child and field,
 // e.g. "Compound.Children[2].Pose.Rotation".
 //
@@ -91,7 +91,7 @@ func NewCompoundCentered(children []CompoundChild) (*Compound, mgl64.Vec3, error
 // shape with a contact routine against every other shape.
 func compoundChildAllowed(s Shape) bool {
 	switch s.(type) {
-	case *Sphere, *Box, *Capsule, *ConvexHull:
+	case *Sphere, *Box, *Capsule, *Cylinder, *ConvexHull:
 		return true
 	}
 	return false
@@ -125,7 +125,7 @@ func validateCompoundChild(ch *CompoundChild) error {
 		return fieldErrorf("Shape", "must not be nil")
 	}
 	if !compoundChildAllowed(s) {
-		return fieldErrorf("Shape", "must be a Sphere, Box, Capsule or ConvexHull, got %v", s.Kind())
+		return fieldErrorf("Shape", "must be a Sphere, Box, Capsule, Cylinder or ConvexHull, got %v", s.Kind())
 	}
 	if err := s.(interface{ Validate() error }).Validate(); err != nil {
 		return shapeFieldError(err)

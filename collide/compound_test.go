@@ -21,6 +21,7 @@ func mixedCompound() *Compound {
 		{must(NewSphere(0.15)), turnedAt(mgl64.Vec3{0.45, 0, 0.05}, 0, mgl64.Vec3{1, 0, 0})},
 		{must(NewCapsule(0.08, 0.2)), turnedAt(mgl64.Vec3{-0.4, 0.1, 0}, math.Pi/2, mgl64.Vec3{0, 1, 0})},
 		{cubeHull(mgl64.Vec3{0.1, 0.1, 0.1}), turnedAt(mgl64.Vec3{0, 0.3, 0.15}, 0.7, mgl64.Vec3{1, 1, 0})},
+		{must(NewCylinder(0.1, 0.12)), turnedAt(mgl64.Vec3{0.1, -0.3, 0.05}, 0.5, mgl64.Vec3{0, 1, 1})},
 	}))
 }
 
@@ -258,8 +259,9 @@ func TestCompoundRefusesBadChildren(t *testing.T) {
 	}
 }
 
-// childVertices returns points whose convex hull is child i's shape (in the compound's frame), for
-// the brute-force support check; a sphere or capsule gives its centres and radius instead.
+// childVertices returns points whose convex hull is child i's shape (in the compound's frame; not
+// for a cylinder, whose support the test computes directly), for the brute-force support check;
+// a sphere or capsule gives its centres and radius instead.
 func childVertices(ch CompoundChild) (pts []mgl64.Vec3, radius float64) {
 	switch s := ch.Shape.(type) {
 	case *Box:
@@ -295,6 +297,14 @@ func TestCompoundSupportAndDistance(t *testing.T) {
 		d := randUnit(r)
 		best := math.Inf(-1)
 		for _, ch := range c.children {
+			if cy, ok := ch.Shape.(*Cylinder); ok {
+				// The rim point furthest along d: the cap centre along the axis a, then r along
+				// d's part normal to a.
+				a := ch.Pose.Rotate(mgl64.Vec3{0, 0, 1})
+				da := d.Dot(a)
+				best = max(best, ch.Pose.Position.Dot(d)+math.Abs(da)*cy.HalfHeight+cy.Radius*math.Sqrt(max(0, 1-da*da)))
+				continue
+			}
 			pts, rad := childVertices(ch)
 			for _, p := range pts {
 				best = max(best, p.Dot(d)+rad)

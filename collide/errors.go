@@ -76,6 +76,8 @@ func checkShape(arg string, s Shape) error {
 		err = v.Validate()
 	case *Capsule:
 		err = v.Validate()
+	case *Cylinder:
+		err = v.Validate()
 	case *HalfSpace:
 		err = v.Validate()
 	case *ConvexHull:

@@ -17,9 +17,10 @@ type gjkKind uint8
 
 // The GJK shape kinds.
 const (
-	gjkPoints gjkKind = iota // a point, segment or triangle given by its vertices (world)
-	gjkBox                   // a box with half extents h at frame f
-	gjkHull                  // a convex hull at frame f
+	gjkPoints   gjkKind = iota // a point, segment or triangle given by its vertices (world)
+	gjkBox                     // a box with half extents h at frame f
+	gjkHull                    // a convex hull at frame f
+	gjkCylinder                // a cylinder at frame f
 )
 
 // gjkShape is a convex set in world space that GJK can query. It is a concrete type (not an
@@ -31,11 +32,17 @@ type gjkShape struct {
 	pts  [3]mgl64.Vec3
 	n    int
 	hull *ConvexHull
+	cyl  *Cylinder
 }
 
 // hullGJK returns the gjkShape of a placed hull.
 func hullGJK(h *ConvexHull, f *frame) gjkShape {
 	return gjkShape{kind: gjkHull, f: *f, hull: h}
+}
+
+// cylinderGJK returns the gjkShape of a placed cylinder.
+func cylinderGJK(c *Cylinder, f *frame) gjkShape {
+	return gjkShape{kind: gjkCylinder, f: *f, cyl: c}
 }
 
 // boxGJK returns the gjkShape of a placed box.
@@ -58,6 +65,8 @@ func (g *gjkShape) supportWorld(d mgl64.Vec3) mgl64.Vec3 {
 		return g.f.apply(mgl64.Vec3{supportSign(l[0]) * g.h[0], supportSign(l[1]) * g.h[1], supportSign(l[2]) * g.h[2]})
 	case gjkHull:
 		return g.f.apply(g.hull.Support(g.f.invRotate(d)))
+	case gjkCylinder:
+		return g.f.apply(g.cyl.Support(g.f.invRotate(d)))
 	}
 	best := 0
 	bd := g.pts[0].Dot(d)

@@ -116,16 +116,18 @@ func pairRank(k ShapeKind) int {
 		return 0
 	case KindCapsule:
 		return 1
-	case KindBox:
+	case KindCylinder:
 		return 2
-	case KindConvexHull:
+	case KindBox:
 		return 3
-	case KindHalfSpace:
+	case KindConvexHull:
 		return 4
-	case KindTriangleMesh:
+	case KindHalfSpace:
 		return 5
-	case KindSDFGrid:
+	case KindTriangleMesh:
 		return 6
+	case KindSDFGrid:
+		return 7
 	}
 	return 10 + int(k)
 }
@@ -159,6 +161,8 @@ func shapeOrderKey(s Shape) [4]float64 {
 		return [4]float64{v.Volume(), v.HalfExtents[0], v.HalfExtents[1], v.HalfExtents[2]}
 	case *Capsule:
 		return [4]float64{v.Volume(), v.Radius, v.HalfHeight}
+	case *Cylinder:
+		return [4]float64{v.Volume(), v.Radius, v.HalfHeight}
 	case *ConvexHull:
 		p := v.vertices[0]
 		return [4]float64{v.Volume(), float64(len(v.vertices)), p[0], p[1] + p[2]}
@@ -173,6 +177,8 @@ func convexMesh(a Shape, pa Pose, m *TriangleMesh, pb Pose, margin float64, out 
 		sphereMesh(sa, pa, m, pb, margin, out)
 	case *Capsule:
 		capsuleMesh(sa, pa, m, pb, margin, out)
+	case *Cylinder:
+		cylinderMesh(sa, pa, m, pb, margin, out)
 	case *Box:
 		var t boxTopology
 		A := newPlacedBox(sa, pa, &t)
@@ -215,6 +221,24 @@ func dispatchPair(a Shape, pa Pose, b Shape, pb Pose, margin float64, prev *Mani
 			return nil
 		case *ConvexHull:
 			capsuleHull(sa, pa, sb, pb, margin, out)
+			return nil
+		case *Cylinder:
+			capsuleCylinder(sa, pa, sb, pb, margin, out)
+			return nil
+		}
+	case *Cylinder:
+		switch sb := b.(type) {
+		case *Cylinder:
+			cylinderCylinder(sa, pa, sb, pb, margin, out)
+			return nil
+		case *Box:
+			cylinderBox(sa, pa, sb, pb, margin, out)
+			return nil
+		case *ConvexHull:
+			cylinderHull(sa, pa, sb, pb, margin, out)
+			return nil
+		case *HalfSpace:
+			cylinderHalfSpace(sa, pa, sb, pb, margin, out)
 			return nil
 		}
 	case *Box:

@@ -11,9 +11,10 @@ const maxSDFSamples = 32
 
 // convexSDF collides a convex shape with an SDF grid by sampling the convex's surface: the
 // centre of a sphere, points along a capsule's core segment (spaced at most a cell apart, up to
-// maxSDFSamples), the vertices, edge midpoints and face centres of a box, or the vertices of a
-// hull. Each sample whose gap (field value minus the sample's radius) is within the margin is a
-// candidate with the field's gradient as normal; four are kept. Features of the grid the
+// maxSDFSamples), the vertices, edge midpoints and face centres of a box, points on a cylinder's
+// rims, caps and side, or the vertices of a hull. Each sample whose gap (field value minus the
+// sample's radius) is within the margin is a candidate with the field's gradient as normal; four
+// are kept. Features of the grid the
 // samples miss (a sharp corner of the field poking into a large face) are not detected.
 func convexSDF(a Shape, pa Pose, g *SDFGrid, pb Pose, margin float64, out *Manifold) error {
 	fg := pb.frame()
@@ -58,6 +59,21 @@ func convexSDF(a Shape, pa Pose, g *SDFGrid, pb Pose, margin float64, out *Manif
 		for k := 0; k < 6; k++ {
 			var p mgl64.Vec3
 			p[k/2] = h[k/2] * float64(1-2*(k%2))
+			pts[n] = fa.apply(p)
+			n++
+		}
+	case *Cylinder:
+		// Every other rim sample of both rims, the cap centres and a ring of eight side points
+		// at mid-height.
+		for k := 0; k < 2*cylinderRimSamples; k += 2 {
+			pts[n] = fa.apply(sa.rimPoint(k))
+			n++
+		}
+		pts[n], pts[n+1] = fa.apply(mgl64.Vec3{0, 0, sa.HalfHeight}), fa.apply(mgl64.Vec3{0, 0, -sa.HalfHeight})
+		n += 2
+		for k := 0; k < cylinderRimSamples; k += 2 {
+			p := sa.rimPoint(k)
+			p[2] = 0
 			pts[n] = fa.apply(p)
 			n++
 		}

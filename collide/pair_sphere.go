@@ -9,7 +9,7 @@ import (
 // the normal is the negated gradient of b's distance there.
 func sphereVs(a *Sphere, pa Pose, b Shape, pb Pose, margin float64, out *Manifold) error {
 	switch b.(type) {
-	case *Sphere, *HalfSpace, *Box, *Capsule, *ConvexHull:
+	case *Sphere, *HalfSpace, *Box, *Capsule, *Cylinder, *ConvexHull:
 	default:
 		return unsupportedPair(a, b)
 	}
@@ -27,6 +27,8 @@ func sphereVs(a *Sphere, pa Pose, b Shape, pb Pose, margin float64, out *Manifol
 		feature = boxClosestFeature(sb.HalfExtents, c)
 	case *Capsule:
 		feature = capsuleClosestFeature(sb, c)
+	case *Cylinder:
+		feature = cylinderClosestFeature(sb, c)
 	case *ConvexHull:
 		feature = sb.featureAt(c.Sub(nl.Mul(max(d, 0))))
 	default:

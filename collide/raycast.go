@@ -289,3 +289,43 @@ func (h *ConvexHull) rayCastLocal(o, d mgl64.Vec3, maxT float64) (float64, mgl64
 	}
 	return tEnter, h.faces[enter].normal, FaceFeature(enter), true
 }
+
+// rayCastLocal intersects a ray with the cylinder: the side (the infinite cylinder restricted to
+// |z| <= h) and the two cap discs; the nearest entry wins.
+func (c *Cylinder) rayCastLocal(o, d mgl64.Vec3, maxT float64) (float64, mgl64.Vec3, Feature, bool) {
+	if sd, _ := c.SignedDistance(o); sd <= 0 {
+		return 0, d.Mul(-1), 0, true
+	}
+	best, hit := math.Inf(1), false
+	var n mgl64.Vec3
+	var f Feature
+	r, hh := c.Radius, c.HalfHeight
+	if a := d[0]*d[0] + d[1]*d[1]; a > 0 {
+		bq := o[0]*d[0] + o[1]*d[1]
+		cq := o[0]*o[0] + o[1]*o[1] - r*r
+		if disc := bq*bq - a*cq; disc >= 0 {
+			t := (-bq - math.Sqrt(disc)) / a
+			if t >= 0 && t <= maxT {
+				if z := o[2] + t*d[2]; z >= -hh && z <= hh {
+					p := madd(o, d, t)
+					best, hit, n, f = t, true, unitOr(mgl64.Vec3{p[0], p[1], 0}, d.Mul(-1)), FaceFeature(0)
+				}
+			}
+		}
+	}
+	if d[2] != 0 {
+		// The cap facing the ray's origin: +z when the ray travels down.
+		z, face, nz := hh, 1, 1.0
+		if d[2] > 0 {
+			z, face, nz = -hh, 2, -1
+		}
+		t := (z - o[2]) / d[2]
+		if t >= 0 && t <= maxT && t < best {
+			p := madd(o, d, t)
+			if p[0]*p[0]+p[1]*p[1] <= r*r {
+				best, hit, n, f = t, true, mgl64.Vec3{0, 0, nz}, FaceFeature(face)
+			}
+		}
+	}
+	return best, n, f, hit
+}

@@ -18,7 +18,9 @@ const (
 	KindConvexHull
 	KindTriangleMesh
 	KindSDFGrid
-	// KindCompound is 8: 7 is taken by KindCylinder.
+	// KindCylinder is a Cylinder.
+	KindCylinder ShapeKind = 7
+	// KindCompound is a Compound.
 	KindCompound ShapeKind = 8
 )
 
@@ -39,6 +41,8 @@ func (k ShapeKind) String() string {
 		return "TriangleMesh"
 	case KindSDFGrid:
 		return "SDFGrid"
+	case KindCylinder:
+		return "Cylinder"
 	case KindCompound:
 		return "Compound"
 	}
@@ -52,11 +56,11 @@ func (k ShapeKind) String() string {
 // shape that fails its Validate method, such as the zero value of a shape type, is no usable
 // shape: Collide, RayCast, SamplePoints and NewSDFGridFromShape refuse it with a *FieldError, and
 // MassProperties returns Validate's error. Its other methods do not panic: the zero value of a
-// bounded shape (Sphere, Box, Capsule, ConvexHull, TriangleMesh, SDFGrid, Compound) answers as the
-// single point at its local origin (Bounds the point box at the pose's position, Support the origin,
-// SignedDistance the distance to the origin, Volume 0); the zero HalfSpace, whose Normal is zero,
-// reports the distance −Offset with a zero normal. Methods called on a nil pointer panic, as in Go
-// generally.
+// bounded shape (Sphere, Box, Capsule, Cylinder, ConvexHull, TriangleMesh, SDFGrid, Compound)
+// answers as the single point at its local origin (Bounds the point box at the pose's position,
+// Support the origin, SignedDistance the distance to the origin, Volume 0); the zero HalfSpace,
+// whose Normal is zero, reports the distance −Offset with a zero normal. Methods called on a nil
+// pointer panic, as in Go generally.
 type Shape interface {
 	// Kind returns the concrete kind of the shape.
 	Kind() ShapeKind

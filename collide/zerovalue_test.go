@@ -49,6 +49,9 @@ var testShapes = sync.OnceValue(func() []testShape {
 		{"zero Compound", &Compound{}, false, true},
 		{"nil *Compound", (*Compound)(nil), false, false},
 		{"Compound", mixedCompound(), true, true},
+		{"zero Cylinder", &Cylinder{}, false, true},
+		{"nil *Cylinder", (*Cylinder)(nil), false, false},
+		{"Cylinder", must(NewCylinder(0.25, 0.3)), true, true},
 	}
 })
 

@@ -285,8 +285,8 @@ func (sc *queryScratch) gatherCandidates(box collide.AABB) {
 
 // CastShape sweeps shape from pose along direction (any non-zero length) up to maxDistance metres
 // and returns the first collider it touches that filter sees, and whether it touched one. The
-// shape translates without turning. shape must be a Sphere, Box, Capsule, ConvexHull or
-// Compound; it may be placed against any collider. Each candidate found through the broad phase
+// shape translates without turning. shape must be a Sphere, Box, Capsule, Cylinder,
+// ConvexHull or Compound; it may be placed against any collider. Each candidate found through the broad phase
 // is approached by conservative advancement: the shape moves to the plane that separates it from
 // the collider (or, when either is a compound, triangle mesh or SDF grid, by the distance between
 // them) until the two are within ShapeCastTolerance, so the reported distance is never past the
@@ -388,7 +388,7 @@ func (sc *queryScratch) sweep(shape collide.Shape, pose collide.Pose, d mgl64.Ve
 // Overlap calls visit with every body whose collider, seen by filter, touches or overlaps shape
 // placed at pose, in the order of their broad-phase entries (fixed by the order the bodies entered
 // the simulation, not by the tree's shape); visit returns false to stop. shape must be a Sphere,
-// Box, Capsule, ConvexHull or Compound. visit may run queries of its own; it must not call Step.
+// Box, Capsule, Cylinder, ConvexHull or Compound. visit may run queries of its own; it must not call Step.
 // It refuses a nil visit, a nil or invalid shape or one of another kind and a non-finite pose (a
 // zero rotation means the identity; others are normalised) with a *FieldError naming the
 // argument, and any call during Step.
@@ -428,11 +428,11 @@ func (s *Simulation) Overlap(shape collide.Shape, pose collide.Pose, filter Quer
 // collider, and a non-finite pose; it returns the pose with a unit rotation.
 func checkQueryShape(op string, shape collide.Shape, pose collide.Pose) (collide.Pose, error) {
 	switch shape.(type) {
-	case *collide.Sphere, *collide.Box, *collide.Capsule, *collide.ConvexHull, *collide.Compound:
+	case *collide.Sphere, *collide.Box, *collide.Capsule, *collide.Cylinder, *collide.ConvexHull, *collide.Compound:
 	case nil:
 		return pose, fieldError(op+" shape", "must not be nil")
 	default:
-		return pose, fieldError(op+" shape", "must be a Sphere, Box, Capsule, ConvexHull or Compound, got %v", shape.Kind())
+		return pose, fieldError(op+" shape", "must be a Sphere, Box, Capsule, Cylinder, ConvexHull or Compound, got %v", shape.Kind())
 	}
 	if err := shape.(validator).Validate(); err != nil {
 		return pose, fieldError(op+" shape", "%v", err)

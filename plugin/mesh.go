@@ -63,6 +63,9 @@ func addShapeMeshes(node *core.Node, shape collide.Shape, mat material.IMaterial
 			cap.SetPosition(0, float32(sign*s.HalfHeight), 0)
 			node.Add(cap)
 		}
+	case *collide.Cylinder:
+		// The cylinder's axis is physics local z, which is node local y, the axis of g3n's cylinder.
+		node.Add(graphic.NewMesh(geometry.NewCylinder(s.Radius, 2*s.HalfHeight, 24, 1, true, true), mat))
 	case *collide.ConvexHull:
 		node.Add(graphic.NewMesh(hullGeometry(s), mat))
 	case *collide.HalfSpace:
