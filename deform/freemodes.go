@@ -103,7 +103,7 @@ func FreeModes(m *TetMesh, k *BlockMatrix, mass []float64, r int, tol float64, m
 	}
 	sigma := shiftFraction * lowest
 
-	q := min(r+min(r, 8), n-6)
+	q := min(max(2*r, r+8), n-6)
 	x := make([][]float64, q)
 	for j := range x {
 		if j < len(trial) {
