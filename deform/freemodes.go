@@ -25,7 +25,9 @@ const shiftFraction = 0.01
 // its axes follow the body's mean rotation (ModalBody).
 //
 // K of a free body is singular, so the subspace iteration of LowestModes runs on the shifted
-// K + σM (positive definite for σ > 0), factored once in banded form. σ is shiftFraction times the
+// K + σM (positive definite for σ > 0), factored once in banded form, with a block of
+// max(2r, r + 8) vectors (Bathe's size: a free body's spectrum comes in near-degenerate bending
+// pairs, and the wider block converges in fewer, cheaper-overall iterations). σ is shiftFraction times the
 // least Rayleigh quotient uᵀKu/uᵀMu of nine quadratic trial fields u_i = (x_j − c_j)² with the
 // rigid modes projected out: each such quotient bounds the lowest elastic ω² from above (Courant–
 // Fischer on the complement of the rigid modes) and, for smooth bending and stretching, is within

@@ -42,6 +42,14 @@ import (
 // angular momentum is carried across the step exactly, and for the linear oscillator of an
 // undeformed, non-spinning body the midpoint rule keeps ½ ż² + ½ ω² z² exactly (its frequency is
 // ω's to (hω)²/12).
+//
+// What the scheme does not keep exactly is the energy exchanged between rotation and modes:
+// freezing M(z) and g_qv at the start of the step is first order, so the energy drifts by O(h)
+// per unit time, in proportion to the square of the modal amplitude. For the 0.6 m bar of
+// TestModalBodyConservesMomentumAndEnergy spinning at 1.6 rad/s with millimetre vibrations it is
+// 0.15 % over 1,000 steps of 0.01 s; vibrations of a centimetre (a strain energy ten times the
+// rotational) gain 1 % per 2 s at h = 0.001 and diverge at h = 0.01. Evaluating M and g_qv at the
+// midpoint configuration (a fixed-point iteration of this step) would make it second order.
 
 // modalStep holds what PredictVelocity computed for Advance.
 type modalStep struct {
