@@ -46,25 +46,25 @@ func LowestModes(k *BlockMatrix, mass []float64, fixed []bool, r int, tol float6
 		}
 	}
 	if free == nv {
-		return nil, fmt.Errorf("deform: LowestModes: hold at least one vertex (a free body's six rigid modes make K singular)")
+		return nil, fmt.Errorf("deform: LowestModes: hold at least one vertex (a free body's six rigid modes make K singular; FreeModes handles free bodies)")
 	}
 	if r < 1 || r > 3*free {
 		return nil, fmt.Errorf("deform: LowestModes r: must be in [1, %d], got %d", 3*free, r)
 	}
 	q := min(r+min(r, 8), 3*free)
 	n := 3 * nv
-	m := func(i int) float64 {
-		if fixed[i/3] {
-			return 0
+	mdiag := make([]float64, n)
+	for i := range mdiag {
+		if !fixed[i/3] {
+			mdiag[i] = mass[i/3]
 		}
-		return mass[i/3]
 	}
 	// Start vectors: the mass distribution along each axis, then a deterministic spread.
 	x := make([][]float64, q)
 	for j := range x {
 		x[j] = make([]float64, n)
 		for i := range x[j] {
-			if m(i) == 0 {
+			if mdiag[i] == 0 {
 				continue
 			}
 			switch {
@@ -73,20 +73,36 @@ func LowestModes(k *BlockMatrix, mass []float64, fixed []bool, r int, tol float6
 					x[j][i] = 1
 				}
 			default:
-				x[j][i] = math.Sin(float64((i+1)*(j+1)) * 0.7071) // any independent, deterministic fill
+				x[j][i] = spread(i, j)
 			}
 		}
 	}
-	y := make([][]float64, q)
-	ky := make([][]float64, q)
-	for j := range y {
-		ky[j] = make([]float64, n)
-	}
-	rhs := make([]float64, n)
 	chol, err := newBandedCholesky(k, fixed)
 	if err != nil {
 		return nil, err
 	}
+	return subspaceIteration(k, chol, mdiag, nil, x, r, tol, maxIter, "LowestModes")
+}
+
+// spread is a deterministic fill for start vectors: any values independent across vectors do.
+func spread(i, j int) float64 { return math.Sin(float64((i+1)*(j+1)) * 0.7071) }
+
+// subspaceIteration runs Bathe's subspace iteration from the q start vectors x (overwritten):
+// each iteration sets y_j = A⁻¹ M x_j through the factor chol of A (K itself for a held body, the
+// shifted K + σM for a free one), removes from y_j whatever project removes (nil: nothing; the
+// rigid modes of a free body), and reduces K and M to span{y} for the Rayleigh–Ritz problem, whose
+// M-orthonormal eigenvectors become the next x. It stops when the r lowest Ritz values all change
+// by less than tol relative. mdiag is the lumped mass per DoF (zero on held ones); name prefixes
+// errors.
+func subspaceIteration(k *BlockMatrix, chol *bandedCholesky, mdiag []float64, project func([]float64), x [][]float64, r int, tol float64, maxIter int, name string) (*Modes, error) {
+	q, n := len(x), len(mdiag)
+	y := make([][]float64, q)
+	ky := make([][]float64, q)
+	for j := range y {
+		y[j] = make([]float64, n)
+		ky[j] = make([]float64, n)
+	}
+	rhs := make([]float64, n)
 	scratch := make([]float64, chol.n)
 	kr, mr := mat.NewSymDense(q, nil), mat.NewSymDense(q, nil)
 	prev := make([]float64, r)
@@ -95,12 +111,12 @@ func LowestModes(k *BlockMatrix, mass []float64, fixed []bool, r int, tol float6
 		md.Iterations = it
 		for j := 0; j < q; j++ {
 			for i := range rhs {
-				rhs[i] = m(i) * x[j][i]
-			}
-			if y[j] == nil {
-				y[j] = make([]float64, n)
+				rhs[i] = mdiag[i] * x[j][i]
 			}
 			chol.solve(rhs, y[j], scratch)
+			if project != nil {
+				project(y[j])
+			}
 			k.MulVec(y[j], ky[j])
 		}
 		for a := 0; a < q; a++ {
@@ -108,13 +124,13 @@ func LowestModes(k *BlockMatrix, mass []float64, fixed []bool, r int, tol float6
 				kab, mab := 0.0, 0.0
 				for i := 0; i < n; i++ {
 					kab += y[a][i] * ky[b][i]
-					mab += m(i) * y[a][i] * y[b][i]
+					mab += mdiag[i] * y[a][i] * y[b][i]
 				}
 				kr.SetSym(a, b, kab)
 				mr.SetSym(a, b, mab)
 			}
 		}
-		vals, vecs, err := ritz(kr, mr)
+		vals, vecs, err := ritz(kr, mr, name)
 		if err != nil {
 			return nil, err
 		}
@@ -144,24 +160,24 @@ func LowestModes(k *BlockMatrix, mass []float64, fixed []bool, r int, tol float6
 			return md, nil
 		}
 	}
-	return nil, fmt.Errorf("deform: LowestModes: the %d lowest modes did not converge to %g in %d iterations", r, tol, maxIter)
+	return nil, fmt.Errorf("deform: %s: the %d lowest modes did not converge to %g in %d iterations", name, r, tol, maxIter)
 }
 
 // ritz solves the q × q generalised eigenproblem Kr v = λ Mr v (Mr positive definite) through the
 // Cholesky factor Mr = L Lᵀ: the symmetric C = L⁻¹ Kr L⁻ᵀ has the same eigenvalues, and v = L⁻ᵀ w
 // for its eigenvectors w, which makes the v Mr-orthonormal. The eigenvalues come in increasing
 // order.
-func ritz(kr, mr *mat.SymDense) ([]float64, *mat.Dense, error) {
+func ritz(kr, mr *mat.SymDense, name string) ([]float64, *mat.Dense, error) {
 	var ch mat.Cholesky
 	if !ch.Factorize(mr) {
-		return nil, nil, fmt.Errorf("deform: LowestModes: the subspace lost rank (its mass matrix is not positive definite)")
+		return nil, nil, fmt.Errorf("deform: %s: the subspace lost rank (its mass matrix is not positive definite)", name)
 	}
 	var l mat.TriDense
 	ch.LTo(&l)
 	q := kr.SymmetricDim()
 	var li mat.TriDense
 	if err := li.InverseTri(&l); err != nil {
-		return nil, nil, fmt.Errorf("deform: LowestModes: %v", err)
+		return nil, nil, fmt.Errorf("deform: %s: %v", name, err)
 	}
 	var t, c mat.Dense
 	t.Mul(&li, kr)
@@ -174,7 +190,7 @@ func ritz(kr, mr *mat.SymDense) ([]float64, *mat.Dense, error) {
 	}
 	var eig mat.EigenSym
 	if !eig.Factorize(cs, true) {
-		return nil, nil, fmt.Errorf("deform: LowestModes: the Rayleigh–Ritz eigenproblem did not converge")
+		return nil, nil, fmt.Errorf("deform: %s: the Rayleigh–Ritz eigenproblem did not converge", name)
 	}
 	var w mat.Dense
 	eig.VectorsTo(&w)

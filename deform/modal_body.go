@@ -1,0 +1,471 @@
+package deform
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/go-gl/mathgl/mgl64"
+)
+
+// meanAxisTolerance bounds, relative to the scales of an M-normalised mode, how far NewModalBody
+// lets the modes stray from mass-orthonormality and zero linear momentum: FreeModes meets both to
+// round-off, and the frame's origin is the centre of mass only if they hold.
+const meanAxisTolerance = 1e-8
+
+// ModalBody is a linear modal model on a floating frame (the Staggered Projections paper's §8
+// "linear modal models … augmented with a floating frame", after Shabana): the material point of
+// rest position x̄_a (relative to the centre of mass) is at the world position
+//
+//	x_a = x + R (x̄_a + Φ_a z),
+//
+// with the frame's origin x and rotation R, the r free-body modes Φ (FreeModes: mass-orthonormal,
+// mean-axis) and the modal coordinates z. Because the modes carry no linear or angular momentum
+// about the centre of mass, x stays the centre of mass and R follows the body's mean rotation.
+//
+// The generalised velocity is q̇ = (v, ω, ż), 6 + r entries: the frame's linear and angular
+// velocity in the world frame, as physics.BodyModel's rigid bodies have, then the modal
+// velocities. The kinetic energy ½ Σ m_a |ẋ_a|² is ½ q̇ᵀ M(z) q̇ with the generalised mass
+// (body-frame blocks; the rotation block is conjugated by R in the world frame)
+//
+//	M(z) = [ m I₃   0      0    ]     J(z) = Σ m_a [p_a]×ᵀ[p_a]×,  p_a = x̄_a + Φ_a z
+//	       [ 0      J(z)   S(z) ]     S(z) = Σ m_a [p_a]× Φ_a
+//	       [ 0      S(z)ᵀ  I_r  ]
+//
+// (the translation blocks coupling to rotation and modes vanish by Σ m_a p_a = 0). J and S are
+// polynomials in z whose coefficients are precomputed over the mesh, so nothing per step touches
+// the vertices: J(z) = J₀ + Σ_k z_k J_k + Σ_kl z_k z_l (tr C_kl I − C_kl) with C_kl = Σ m_a Φ_ak
+// Φ_alᵀ, and column l of S(z) is s₀_l + Σ_k z_k s_kl with s_kl = Σ m_a Φ_ak × Φ_al. The internal
+// forces are the modal stiffness Ω² z (Ω² = diag ω_k²) and the Rayleigh damping (α + β ω_k²) ż_k
+// on each mode (αM + βK projected on mass-orthonormal modes; the rigid motion is not damped).
+// The step is in modal_step.go.
+type ModalBody struct {
+	r           int
+	mass        float64      // total, kg
+	rest        []mgl64.Vec3 // x̄_a, relative to the centre of mass
+	restCentre  mgl64.Vec3   // the rest centre of mass in mesh coordinates
+	phi         []float64    // Φ, row (3a+i) holds the r modes' component i at vertex a
+	omega2      []float64    // ω_k²
+	alpha, beta float64      // Rayleigh damping
+	j0          mgl64.Mat3   // Σ m [x̄]×ᵀ[x̄]×
+	j1          []mgl64.Mat3 // J_k = Σ m (2 x̄·Φ_k I − x̄Φ_kᵀ − Φ_k x̄ᵀ)
+	c2          []mgl64.Mat3 // C_kl, r × r
+	s0          []mgl64.Vec3 // Σ m x̄ × Φ_l (zero for mean-axis modes; kept for exactness)
+	s1          []mgl64.Vec3 // s_kl, r × r
+	nv          int
+
+	// State: world frame.
+	position    mgl64.Vec3
+	orientation mgl64.Quat
+	velocity    mgl64.Vec3
+	angularVel  mgl64.Vec3
+	z, zd       []float64
+
+	// At the current configuration.
+	rotation mgl64.Mat3
+	inertia  mgl64.Mat3   // J(z)
+	sCols    []mgl64.Vec3 // the r columns of S(z)
+
+	step modalStep
+}
+
+// ModalState is a ModalBody's generalised state: the frame's origin (the centre of mass) and
+// orientation, its linear and angular velocity in the world frame, and the modal coordinates and
+// velocities (r entries each).
+type ModalState struct {
+	Position        mgl64.Vec3
+	Orientation     mgl64.Quat
+	LinearVelocity  mgl64.Vec3
+	AngularVelocity mgl64.Vec3
+	Z, ZDot         []float64
+}
+
+// MaterialPoint names a material point of a ModalBody's mesh by barycentric weights over up to
+// four vertices (a point of a tetrahedron or a face, or a vertex with weight 1). Unused slots have
+// weight 0.
+type MaterialPoint struct {
+	Vertices [4]int32
+	Weights  [4]float64
+}
+
+// VertexPoint returns the material point at vertex a.
+func VertexPoint(a int) MaterialPoint {
+	return MaterialPoint{Vertices: [4]int32{int32(a)}, Weights: [4]float64{1}}
+}
+
+// NewModalBody returns the modal body of mesh m with lumped vertex masses mass, free-body modes
+// modes (FreeModes) and Rayleigh damping factors alpha (1/s) and beta (s), at rest: frame at the
+// rest centre of mass, identity orientation, z = 0, no velocity. It precomputes the reduced mass
+// coefficients. It refuses mismatched sizes, non-finite or non-positive masses and ω², negative
+// or non-finite damping, and modes that are not mass-orthonormal with zero linear momentum (to
+// meanAxisTolerance), naming the argument.
+func NewModalBody(m *TetMesh, mass []float64, modes *Modes, alpha, beta float64) (*ModalBody, error) {
+	if m == nil || modes == nil {
+		return nil, fmt.Errorf("deform: NewModalBody: needs a mesh and its modes")
+	}
+	nv := m.NumVertices()
+	r := len(modes.Omega2)
+	switch {
+	case len(mass) != nv:
+		return nil, fmt.Errorf("deform: NewModalBody mass: needs one entry per vertex (%d), got %d", nv, len(mass))
+	case r < 1 || len(modes.Shapes) != r:
+		return nil, fmt.Errorf("deform: NewModalBody modes: needs at least one mode and one shape per ω², got %d and %d", r, len(modes.Shapes))
+	case !(alpha >= 0) || !finite(alpha):
+		return nil, fmt.Errorf("deform: NewModalBody alpha: must be finite and ≥ 0, got %v", alpha)
+	case !(beta >= 0) || !finite(beta):
+		return nil, fmt.Errorf("deform: NewModalBody beta: must be finite and ≥ 0, got %v", beta)
+	}
+	total := 0.0
+	for a, q := range mass {
+		if !(q > 0) || !finite(q) {
+			return nil, fmt.Errorf("deform: NewModalBody mass[%d]: must be finite and > 0, got %v", a, q)
+		}
+		total += q
+	}
+	for k, w := range modes.Omega2 {
+		if !(w > 0) || !finite(w) {
+			return nil, fmt.Errorf("deform: NewModalBody modes.Omega2[%d]: must be finite and > 0 (elastic modes only), got %v", k, w)
+		}
+		if len(modes.Shapes[k]) != 3*nv {
+			return nil, fmt.Errorf("deform: NewModalBody modes.Shapes[%d]: length %d, want %d", k, len(modes.Shapes[k]), 3*nv)
+		}
+		for i, x := range modes.Shapes[k] {
+			if !finite(x) {
+				return nil, fmt.Errorf("deform: NewModalBody modes.Shapes[%d][%d]: not finite", k, i)
+			}
+		}
+	}
+	b := &ModalBody{r: r, mass: total, nv: nv, alpha: alpha, beta: beta}
+	b.restCentre = centreOfMass(m, mass)
+	b.rest = make([]mgl64.Vec3, nv)
+	for a := range b.rest {
+		b.rest[a] = m.Vertex(a).Sub(b.restCentre)
+	}
+	b.omega2 = append([]float64(nil), modes.Omega2...)
+	b.phi = make([]float64, 3*nv*r)
+	for k, shape := range modes.Shapes {
+		for i, x := range shape {
+			b.phi[i*r+k] = x
+		}
+	}
+	if err := b.precompute(mass); err != nil {
+		return nil, err
+	}
+	b.z, b.zd = make([]float64, r), make([]float64, r)
+	b.sCols = make([]mgl64.Vec3, r)
+	b.orientation = mgl64.QuatIdent()
+	b.position = b.restCentre
+	b.step.init(r)
+	b.updateConfiguration()
+	return b, nil
+}
+
+// precompute forms the coefficients of J(z) and S(z) and checks the modes' orthonormality and
+// linear momentum.
+func (b *ModalBody) precompute(mass []float64) error {
+	r := b.r
+	b.j1 = make([]mgl64.Mat3, r)
+	b.c2 = make([]mgl64.Mat3, r*r)
+	b.s0 = make([]mgl64.Vec3, r)
+	b.s1 = make([]mgl64.Vec3, r*r)
+	lin := make([]mgl64.Vec3, r)
+	size := 0.0
+	for a, q := range mass {
+		x := b.rest[a]
+		size = math.Max(size, x.Len())
+		b.j0 = b.j0.Add(mgl64.Ident3().Mul(q * x.Dot(x)).Sub(outer(x, x).Mul(q)))
+		for k := 0; k < r; k++ {
+			pk := b.modeAt(a, k)
+			lin[k] = lin[k].Add(pk.Mul(q))
+			b.j1[k] = b.j1[k].Add(mgl64.Ident3().Mul(2 * q * x.Dot(pk)).Sub(outer(x, pk).Add(outer(pk, x)).Mul(q)))
+			b.s0[k] = b.s0[k].Add(x.Cross(pk).Mul(q))
+			for l := 0; l < r; l++ {
+				pl := b.modeAt(a, l)
+				b.c2[k*r+l] = b.c2[k*r+l].Add(outer(pk, pl).Mul(q))
+				b.s1[k*r+l] = b.s1[k*r+l].Add(pk.Cross(pl).Mul(q))
+			}
+		}
+	}
+	for k := 0; k < r; k++ {
+		if lin[k].Len() > meanAxisTolerance*math.Sqrt(b.mass) {
+			return fmt.Errorf("deform: NewModalBody modes.Shapes[%d]: carries linear momentum (Σ m φ = %v); use FreeModes' mean-axis modes", k, lin[k])
+		}
+		if b.s0[k].Len() > meanAxisTolerance*math.Sqrt(b.mass)*size {
+			return fmt.Errorf("deform: NewModalBody modes.Shapes[%d]: carries angular momentum (Σ m x × φ = %v); use FreeModes' mean-axis modes", k, b.s0[k])
+		}
+		for l := 0; l <= k; l++ {
+			want := 0.0
+			if k == l {
+				want = 1
+			}
+			if g := trace3(b.c2[k*r+l]); math.Abs(g-want) > meanAxisTolerance {
+				return fmt.Errorf("deform: NewModalBody modes.Shapes[%d]: not mass-orthonormal (φ%dᵀMφ%d = %.3g)", k, k, l, g)
+			}
+		}
+	}
+	return nil
+}
+
+// modeAt returns Φ_ak, mode k's displacement at vertex a.
+func (b *ModalBody) modeAt(a, k int) mgl64.Vec3 {
+	i := 3 * a * b.r
+	return mgl64.Vec3{b.phi[i+k], b.phi[i+b.r+k], b.phi[i+2*b.r+k]}
+}
+
+// updateConfiguration recomputes R, J(z) and S(z) from the orientation and z.
+func (b *ModalBody) updateConfiguration() {
+	r := b.r
+	b.rotation = b.orientation.Mat4().Mat3()
+	jm := b.j0
+	zz := 0.0
+	for k := 0; k < r; k++ {
+		zk := b.z[k]
+		if zk == 0 {
+			continue
+		}
+		jm = jm.Add(b.j1[k].Mul(zk))
+		for l := 0; l < r; l++ {
+			if zl := b.z[l]; zl != 0 {
+				c := b.c2[k*r+l]
+				zz += zk * zl * trace3(c)
+				jm = jm.Sub(c.Mul(zk * zl))
+			}
+		}
+	}
+	b.inertia = symmetric3(jm.Add(mgl64.Ident3().Mul(zz)))
+	for l := 0; l < r; l++ {
+		s := b.s0[l]
+		for k := 0; k < r; k++ {
+			if zk := b.z[k]; zk != 0 {
+				s = s.Add(b.s1[k*r+l].Mul(zk))
+			}
+		}
+		b.sCols[l] = s
+	}
+}
+
+// DoFs returns the size of the generalised velocity, 6 + r.
+func (b *ModalBody) DoFs() int { return 6 + b.r }
+
+// NumModes returns r.
+func (b *ModalBody) NumModes() int { return b.r }
+
+// Mass returns the total mass, kg.
+func (b *ModalBody) Mass() float64 { return b.mass }
+
+// RestInertia returns the inertia tensor about the centre of mass of the undeformed body, in the
+// body frame, kg·m².
+func (b *ModalBody) RestInertia() mgl64.Mat3 { return b.j0 }
+
+// State copies the generalised state into dst, reusing its slices when they are long enough.
+func (b *ModalBody) State(dst *ModalState) {
+	dst.Position, dst.Orientation = b.position, b.orientation
+	dst.LinearVelocity, dst.AngularVelocity = b.velocity, b.angularVel
+	dst.Z = append(dst.Z[:0], b.z...)
+	dst.ZDot = append(dst.ZDot[:0], b.zd...)
+}
+
+// SetState sets the generalised state. It refuses non-finite values, a zero orientation and
+// modal vectors not of length r, naming the field, and changes nothing then; the orientation is
+// normalised.
+func (b *ModalBody) SetState(s ModalState) error {
+	q := s.Orientation
+	n2 := q.W*q.W + q.V.Dot(q.V)
+	switch {
+	case !finiteVec3(s.Position):
+		return fmt.Errorf("deform: ModalState.Position: not finite: %v", s.Position)
+	case !finite(n2) || !(n2 > 1e-200):
+		return fmt.Errorf("deform: ModalState.Orientation: must be finite and non-zero, got %v", q)
+	case !finiteVec3(s.LinearVelocity):
+		return fmt.Errorf("deform: ModalState.LinearVelocity: not finite: %v", s.LinearVelocity)
+	case !finiteVec3(s.AngularVelocity):
+		return fmt.Errorf("deform: ModalState.AngularVelocity: not finite: %v", s.AngularVelocity)
+	case len(s.Z) != b.r || len(s.ZDot) != b.r:
+		return fmt.Errorf("deform: ModalState.Z, ZDot: need %d entries each, got %d and %d", b.r, len(s.Z), len(s.ZDot))
+	}
+	for k := 0; k < b.r; k++ {
+		if !finite(s.Z[k]) || !finite(s.ZDot[k]) {
+			return fmt.Errorf("deform: ModalState.Z, ZDot[%d]: not finite: %v, %v", k, s.Z[k], s.ZDot[k])
+		}
+	}
+	b.position = s.Position
+	b.orientation = q.Scale(1 / math.Sqrt(n2))
+	b.velocity, b.angularVel = s.LinearVelocity, s.AngularVelocity
+	copy(b.z, s.Z)
+	copy(b.zd, s.ZDot)
+	b.step.ready = false
+	b.updateConfiguration()
+	return nil
+}
+
+// Velocity writes the generalised velocity (v, ω, ż), 6 + r entries, into dst.
+func (b *ModalBody) Velocity(dst []float64) {
+	dst[0], dst[1], dst[2] = b.velocity[0], b.velocity[1], b.velocity[2]
+	dst[3], dst[4], dst[5] = b.angularVel[0], b.angularVel[1], b.angularVel[2]
+	copy(dst[6:6+b.r], b.zd)
+}
+
+// MassMatrix writes the (6 + r)² generalised mass matrix M(z) at the current configuration,
+// row-major, for the world-frame velocity (v, ω, ż): diag(m I₃, ·) with the rotation block R J Rᵀ
+// (symmetrised against round-off), the rotation–modal coupling R S and its transpose, and the
+// modal block I_r (mass-orthonormal modes). dst must have (6 + r)² entries.
+func (b *ModalBody) MassMatrix(dst []float64) {
+	n := 6 + b.r
+	clear(dst[:n*n])
+	for i := 0; i < 3; i++ {
+		dst[i*n+i] = b.mass
+	}
+	jw := symmetric3(b.rotation.Mul3(b.inertia).Mul3(b.rotation.Transpose()))
+	for i := 0; i < 3; i++ {
+		for j := 0; j < 3; j++ {
+			dst[(3+i)*n+3+j] = jw.At(i, j)
+		}
+	}
+	for k := 0; k < b.r; k++ {
+		s := b.rotation.Mul3x1(b.sCols[k])
+		for i := 0; i < 3; i++ {
+			dst[(3+i)*n+6+k] = s[i]
+			dst[(6+k)*n+3+i] = s[i]
+		}
+		dst[(6+k)*n+6+k] = 1
+	}
+}
+
+// checkPoint refuses a material point with a vertex out of range or a non-finite weight.
+func (b *ModalBody) checkPoint(p MaterialPoint) error {
+	for i, w := range p.Weights {
+		if !finite(w) {
+			return fmt.Errorf("deform: MaterialPoint.Weights[%d]: not finite: %v", i, w)
+		}
+		if w != 0 && (p.Vertices[i] < 0 || int(p.Vertices[i]) >= b.nv) {
+			return fmt.Errorf("deform: MaterialPoint.Vertices[%d]: %d out of range [0, %d)", i, p.Vertices[i], b.nv)
+		}
+	}
+	return nil
+}
+
+// local returns the material point's deformed position in the body frame, p = Σ w_i (x̄_i +
+// Φ_i z), relative to the centre of mass.
+func (b *ModalBody) local(p MaterialPoint) mgl64.Vec3 {
+	var x mgl64.Vec3
+	for i, w := range p.Weights {
+		if w == 0 {
+			continue
+		}
+		a := int(p.Vertices[i])
+		u := b.rest[a]
+		row := b.phi[3*a*b.r:]
+		for c := 0; c < 3; c++ {
+			s := 0.0
+			for k, zk := range b.z {
+				s += row[c*b.r+k] * zk
+			}
+			u[c] += s
+		}
+		x = x.Add(u.Mul(w))
+	}
+	return x
+}
+
+// Position returns the material point's deformed world position x + R (x̄ + Φ z).
+func (b *ModalBody) Position(p MaterialPoint) (mgl64.Vec3, error) {
+	if err := b.checkPoint(p); err != nil {
+		return mgl64.Vec3{}, err
+	}
+	return b.position.Add(b.rotation.Mul3x1(b.local(p))), nil
+}
+
+// PointJacobian writes the 3 × (6 + r) matrix J, row-major, whose product with the generalised
+// velocity (v, ω, ż) is the world velocity of the material point p,
+//
+//	ẋ_p = v + ω × R p_local + R Φ_p ż,   J = [ I₃ | −[R p_local]× | R Φ_p ],
+//
+// the shape of physics.BodyModel.PointJacobian (whose rigid bodies have J = [I₃ | −[p − x]×]).
+// dst must have 3(6 + r) entries. It refuses a bad material point.
+func (b *ModalBody) PointJacobian(p MaterialPoint, dst []float64) error {
+	if err := b.checkPoint(p); err != nil {
+		return err
+	}
+	n := 6 + b.r
+	clear(dst[:3*n])
+	d := b.rotation.Mul3x1(b.local(p))
+	for i := 0; i < 3; i++ {
+		dst[i*n+i] = 1
+	}
+	dst[0*n+4], dst[0*n+5] = d[2], -d[1]
+	dst[1*n+3], dst[1*n+5] = -d[2], d[0]
+	dst[2*n+3], dst[2*n+4] = d[1], -d[0]
+	rot := &b.rotation
+	for i, w := range p.Weights {
+		if w == 0 {
+			continue
+		}
+		row := b.phi[3*int(p.Vertices[i])*b.r:]
+		for k := 0; k < b.r; k++ {
+			local := mgl64.Vec3{row[k], row[b.r+k], row[2*b.r+k]}.Mul(w)
+			world := rot.Mul3x1(local)
+			dst[0*n+6+k] += world[0]
+			dst[1*n+6+k] += world[1]
+			dst[2*n+6+k] += world[2]
+		}
+	}
+	return nil
+}
+
+// bodyMomenta returns the angular momentum about the centre of mass in the body frame,
+// L_b = J ω_b + S ż, and writes the modal momenta π = Sᵀ ω_b + ż into pi, for body-frame angular
+// velocity wb.
+func (b *ModalBody) bodyMomenta(wb mgl64.Vec3, pi []float64) mgl64.Vec3 {
+	l := b.inertia.Mul3x1(wb)
+	for k, s := range b.sCols {
+		l = l.Add(s.Mul(b.zd[k]))
+		pi[k] = s.Dot(wb) + b.zd[k]
+	}
+	return l
+}
+
+// KineticEnergy returns ½ q̇ᵀ M(z) q̇, J.
+func (b *ModalBody) KineticEnergy() float64 {
+	wb := b.rotation.Transpose().Mul3x1(b.angularVel)
+	e := 0.5*b.mass*b.velocity.Dot(b.velocity) + 0.5*wb.Dot(b.inertia.Mul3x1(wb))
+	for k, s := range b.sCols {
+		e += b.zd[k] * (wb.Dot(s) + 0.5*b.zd[k])
+	}
+	return e
+}
+
+// ElasticEnergy returns ½ Σ ω_k² z_k², J.
+func (b *ModalBody) ElasticEnergy() float64 {
+	e := 0.0
+	for k, z := range b.z {
+		e += 0.5 * b.omega2[k] * z * z
+	}
+	return e
+}
+
+// LinearMomentum returns m v, kg·m/s.
+func (b *ModalBody) LinearMomentum() mgl64.Vec3 { return b.velocity.Mul(b.mass) }
+
+// AngularMomentum returns the angular momentum about the world origin, x × m v + R (J ω_b + S ż),
+// kg·m²/s.
+func (b *ModalBody) AngularMomentum() mgl64.Vec3 {
+	wb := b.rotation.Transpose().Mul3x1(b.angularVel)
+	l := b.inertia.Mul3x1(wb)
+	for k, s := range b.sCols {
+		l = l.Add(s.Mul(b.zd[k]))
+	}
+	return b.position.Cross(b.velocity.Mul(b.mass)).Add(b.rotation.Mul3x1(l))
+}
+
+// outer returns a bᵀ.
+func outer(a, b mgl64.Vec3) mgl64.Mat3 {
+	return mgl64.Mat3{a[0] * b[0], a[1] * b[0], a[2] * b[0], a[0] * b[1], a[1] * b[1], a[2] * b[1], a[0] * b[2], a[1] * b[2], a[2] * b[2]}
+}
+
+// trace3 returns the trace of m.
+func trace3(m mgl64.Mat3) float64 { return m[0] + m[4] + m[8] }
+
+// symmetric3 returns (m + mᵀ)/2.
+func symmetric3(m mgl64.Mat3) mgl64.Mat3 { return m.Add(m.Transpose()).Mul(0.5) }
+
+// finiteVec3 reports whether every component of v is finite.
+func finiteVec3(v mgl64.Vec3) bool { return finite(v[0]) && finite(v[1]) && finite(v[2]) }

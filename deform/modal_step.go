@@ -1,0 +1,259 @@
+package deform
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/go-gl/mathgl/mgl64"
+)
+
+// The step of a ModalBody: the IMEX scheme of the Staggered Projections paper's §8, explicit in the
+// rigid motion's configuration and in the quadratic-velocity forces g_qv (eq. 11), implicit in
+// the internal elastic and damping forces, as the predictor of eq. 12 that the contact corrector
+// (eq. 13) then adjusts.
+//
+// The equations of motion in momentum form, for the momenta p = M(z) q̇ — linear m v, angular
+// L = R (J ω_b + S ż) about the centre of mass (world frame) and modal π = Sᵀ ω_b + ż (ω_b = Rᵀω) —
+// are
+//
+//	ṗ_lin = m g,   L̇ = 0,   π̇_k = ∂T/∂z_k − ω_k² z_k − (α + β ω_k²) ż_k,
+//	∂T/∂z_k = ½ ω_bᵀ (∂J/∂z_k) ω_b + ω_bᵀ (∂S/∂z_k) ż,
+//
+// the last being g_qv's modal part (centrifugal and Coriolis loads on the modes); in the world
+// frame the angular momentum has no quadratic-velocity term, and a uniform gravity exerts neither
+// torque about the centre of mass nor modal force on mean-axis modes. The step applies the
+// implicit midpoint rule to the modes and to the rotation, with M(z) and g_qv frozen at the start
+// of the step:
+//
+//	J ω̄_b + S ż̄ = m̄,   m̄ = L_b + (h/2) m̄ × ω̄_b,
+//	Sᵀ ω̄_b + ż̄ = π̄,    π̄ = π + (h/2) (g_qv − Ω² z̄ − D ż̄),   z̄ = z + (h/2) ż̄,
+//
+// whose modal rows, with ż̄ moved to the left, are Sᵀ ω̄_b + A ż̄ = π + (h/2)(g_qv − Ω² z) with
+// the diagonal A_k = 1 + (h/2)(α + β ω_k²) + (h²/4) ω_k²: the modal block decouples mode by mode,
+// and eliminating ż̄ leaves a 3 × 3 Schur complement J − S A⁻¹ Sᵀ for ω̄_b, solved inside the
+// rigid body's Newton iteration for the midpoint momentum m̄ (as physics/gyroscopic.go does for a
+// rigid body). Its solution (v + h g, R ω̄_b, ż̄) is the predicted velocity q̇ᴾ of eq. 12: the
+// velocity over the step, which moves the body and which contacts constrain.
+//
+// Advance moves the frame and the modes by h times the (constrained) velocity — the orientation by
+// the Cayley map of h ω̄_b — and sets the end-of-step momenta: L plus the angular impulse, and
+// π plus h (g_qv − Ω² z̄ − D ż̄) for the velocity actually taken, plus the modal impulse. The
+// end-of-step velocity is the one these momenta have at the new configuration, so the world
+// angular momentum is carried across the step exactly, and for the linear oscillator of an
+// undeformed, non-spinning body the midpoint rule keeps ½ ż² + ½ ω² z² exactly (its frequency is
+// ω's to (hω)²/12).
+//
+// What the scheme does not keep exactly is the energy exchanged between rotation and modes:
+// freezing M(z) and g_qv at the start of the step is first order, so the energy drifts by O(h)
+// per unit time, in proportion to the square of the modal amplitude. For the 0.6 m bar of
+// TestModalBodyConservesMomentumAndEnergy spinning at 1.6 rad/s with millimetre vibrations it is
+// 0.15 % over 1,000 steps of 0.01 s; vibrations of a centimetre (a strain energy ten times the
+// rotational) gain 1 % per 2 s at h = 0.001 and diverge at h = 0.01. Evaluating M and g_qv at the
+// midpoint configuration (a fixed-point iteration of this step) would make it second order.
+
+// modalStep holds what PredictVelocity computed for Advance.
+type modalStep struct {
+	ready   bool
+	h       float64
+	lWorld  mgl64.Vec3 // start-of-step angular momentum about the centre of mass, world
+	pi, gqv []float64  // start-of-step modal momenta and quadratic-velocity forces
+	rhs, a  []float64  // the modal right-hand sides and diagonal A
+}
+
+func (s *modalStep) init(r int) {
+	s.pi, s.gqv = make([]float64, r), make([]float64, r)
+	s.rhs, s.a = make([]float64, r), make([]float64, r)
+}
+
+// midpointIterations bounds the Newton iterations of the midpoint momentum.
+const midpointIterations = 24
+
+// PredictVelocity writes q̇ᴾ, the generalised velocity over a step of length h in the uniform
+// gravity g without contact (eq. 12 by the scheme above), into dst (6 + r entries), and keeps what
+// Advance needs. It refuses a non-positive or non-finite h, a non-finite g and a short dst.
+func (b *ModalBody) PredictVelocity(h float64, g mgl64.Vec3, dst []float64) error {
+	switch {
+	case !(h > 0) || !finite(h):
+		return fmt.Errorf("deform: ModalBody.PredictVelocity h: must be finite and > 0, got %v", h)
+	case !finiteVec3(g):
+		return fmt.Errorf("deform: ModalBody.PredictVelocity g: not finite: %v", g)
+	case len(dst) < 6+b.r:
+		return fmt.Errorf("deform: ModalBody.PredictVelocity dst: %d entries, want %d", len(dst), 6+b.r)
+	}
+	st := &b.step
+	r := b.r
+	wb := b.rotation.Transpose().Mul3x1(b.angularVel)
+	lb := b.bodyMomenta(wb, st.pi)
+	st.lWorld = b.rotation.Mul3x1(lb)
+	w2 := wb.Dot(wb)
+	for k := 0; k < r; k++ {
+		// ½ ω_bᵀ ∂J/∂z_k ω_b = ½ ω_bᵀ J_k ω_b + Σ_l z_l (tr C_kl |ω_b|² − ω_bᵀ C_kl ω_b)
+		f := 0.5 * wb.Dot(b.j1[k].Mul3x1(wb))
+		var sz mgl64.Vec3
+		for l := 0; l < r; l++ {
+			if zl := b.z[l]; zl != 0 {
+				c := &b.c2[k*r+l]
+				f += zl * (trace3(*c)*w2 - wb.Dot(c.Mul3x1(wb)))
+			}
+			if zd := b.zd[l]; zd != 0 {
+				sz = sz.Add(b.s1[k*r+l].Mul(zd))
+			}
+		}
+		st.gqv[k] = f + wb.Dot(sz)
+		st.a[k] = 1 + 0.5*h*(b.alpha+b.beta*b.omega2[k]) + 0.25*h*h*b.omega2[k]
+		st.rhs[k] = st.pi[k] + 0.5*h*(st.gqv[k]-b.omega2[k]*b.z[k])
+	}
+	// ż̄ = A⁻¹(rhs − Sᵀ ω̄_b); (J − S A⁻¹ Sᵀ) ω̄_b = m̄ − S A⁻¹ rhs.
+	schur := b.inertia
+	var c mgl64.Vec3
+	for k, s := range b.sCols {
+		schur = schur.Sub(outer(s, s).Mul(1 / st.a[k]))
+		c = c.Add(s.Mul(st.rhs[k] / st.a[k]))
+	}
+	gInv, ok := inverse3(symmetric3(schur))
+	if !ok {
+		return fmt.Errorf("deform: ModalBody.PredictVelocity: the rotational mass is singular (inertia %v)", b.inertia)
+	}
+	mbar := midpointMomentum(lb, c, gInv, h)
+	wbar := gInv.Mul3x1(mbar.Sub(c))
+	v := b.velocity.Add(g.Mul(h))
+	w := b.rotation.Mul3x1(wbar)
+	dst[0], dst[1], dst[2] = v[0], v[1], v[2]
+	dst[3], dst[4], dst[5] = w[0], w[1], w[2]
+	for k, s := range b.sCols {
+		dst[6+k] = (st.rhs[k] - s.Dot(wbar)) / st.a[k]
+	}
+	st.h, st.ready = h, true
+	return nil
+}
+
+// midpointMomentum solves x = m + (h/2) x × G(x − c) for the midpoint body momentum x by Newton's
+// method from m, returning the iterate of least residual (G: the inverse rotational Schur
+// complement; c: the modal momenta's share of the momentum).
+func midpointMomentum(m, c mgl64.Vec3, g mgl64.Mat3, h float64) mgl64.Vec3 {
+	x := m
+	scale := m.Len() + c.Len()
+	if scale == 0 {
+		return x
+	}
+	best, bestRes := x, math.Inf(1)
+	for it := 0; it < midpointIterations; it++ {
+		w := g.Mul3x1(x.Sub(c))
+		f := x.Sub(m).Sub(x.Cross(w).Mul(h / 2))
+		res := f.Len()
+		if res < bestRes {
+			best, bestRes = x, res
+		}
+		if res <= 1e-15*scale {
+			break
+		}
+		// dF/dx = I − (h/2)([x]× G − [w]×)
+		jac := mgl64.Ident3().Sub(skew3(x).Mul3(g).Sub(skew3(w)).Mul(h / 2))
+		inv, ok := inverse3(jac)
+		if !ok {
+			break
+		}
+		step := inv.Mul3x1(f)
+		if !finiteVec3(step) {
+			break
+		}
+		x = x.Sub(step)
+	}
+	return best
+}
+
+// Advance moves the body over the step of length h that PredictVelocity prepared with the
+// generalised velocity qdot (q̇ᴾ, or the velocity a contact solve made of it) and sets the
+// end-of-step velocity from the momenta at the new configuration, the generalised impulse the
+// constraints applied added (nil: none). It refuses a step not prepared by PredictVelocity with
+// the same h, short or non-finite vectors, and changes nothing then.
+func (b *ModalBody) Advance(h float64, qdot, impulse []float64) error {
+	st := &b.step
+	n := 6 + b.r
+	switch {
+	case !st.ready || h != st.h:
+		return fmt.Errorf("deform: ModalBody.Advance: call PredictVelocity with the same h (%v) first", h)
+	case len(qdot) < n:
+		return fmt.Errorf("deform: ModalBody.Advance qdot: %d entries, want %d", len(qdot), n)
+	case impulse != nil && len(impulse) < n:
+		return fmt.Errorf("deform: ModalBody.Advance impulse: %d entries, want %d", len(impulse), n)
+	}
+	for i := 0; i < n; i++ {
+		if !finite(qdot[i]) {
+			return fmt.Errorf("deform: ModalBody.Advance qdot[%d]: not finite", i)
+		}
+		if impulse != nil && !finite(impulse[i]) {
+			return fmt.Errorf("deform: ModalBody.Advance impulse[%d]: not finite", i)
+		}
+	}
+	st.ready = false
+	v := mgl64.Vec3{qdot[0], qdot[1], qdot[2]}
+	wb := b.rotation.Transpose().Mul3x1(mgl64.Vec3{qdot[3], qdot[4], qdot[5]})
+	b.position = b.position.Add(v.Mul(h))
+	b.orientation = cayley(b.orientation, wb.Mul(h))
+	l := st.lWorld
+	if impulse != nil {
+		l = l.Add(mgl64.Vec3{impulse[3], impulse[4], impulse[5]})
+	}
+	pi := st.pi
+	for k := 0; k < b.r; k++ {
+		zd := qdot[6+k]
+		zbar := b.z[k] + 0.5*h*zd
+		pi[k] += h * (st.gqv[k] - b.omega2[k]*zbar - (b.alpha+b.beta*b.omega2[k])*zd)
+		if impulse != nil {
+			pi[k] += impulse[6+k]
+		}
+		b.z[k] += h * zd
+	}
+	b.updateConfiguration()
+	// (J − S Sᵀ) ω_b = L_b − S π;  ż = π − Sᵀ ω_b.
+	lb := b.rotation.Transpose().Mul3x1(l)
+	schur := b.inertia
+	for k, s := range b.sCols {
+		schur = schur.Sub(outer(s, s))
+		lb = lb.Sub(s.Mul(pi[k]))
+	}
+	// The Schur complement of the positive definite M(z) is positive definite; only a body
+	// deformed flat would make it singular, and then it is left without angular velocity rather
+	// than given a non-finite one.
+	gInv, _ := inverse3(symmetric3(schur))
+	wNew := gInv.Mul3x1(lb)
+	for k, s := range b.sCols {
+		b.zd[k] = pi[k] - s.Dot(wNew)
+	}
+	b.velocity = v
+	b.angularVel = b.rotation.Mul3x1(wNew)
+	return nil
+}
+
+// cayley returns q turned by the Cayley map of the body-frame rotation vector v, the rotation
+// about v by 2·atan(|v|/2), normalised.
+func cayley(q mgl64.Quat, v mgl64.Vec3) mgl64.Quat {
+	half := v.Mul(0.5)
+	var turn mgl64.Quat
+	if big := math.Max(math.Abs(half[0]), math.Max(math.Abs(half[1]), math.Abs(half[2]))); big > 1e150 {
+		// |v|² would overflow: scale first (the map tends to the half-turn about v).
+		u := half.Mul(1 / big)
+		n := math.Sqrt(1/(big*big) + u.Dot(u))
+		turn = mgl64.Quat{W: 1 / (big * n), V: u.Mul(1 / n)}
+	} else {
+		s := 1 / math.Sqrt(1+half.Dot(half))
+		turn = mgl64.Quat{W: s, V: half.Mul(s)}
+	}
+	turned := q.Mul(turn)
+	return turned.Scale(1 / turned.Len())
+}
+
+// inverse3 inverts m by cofactors; ok is false when it is singular. (mgl64's Mat3.Inv returns zero
+// below a determinant of 1e-10, which a small body's inertia has.)
+func inverse3(m mgl64.Mat3) (mgl64.Mat3, bool) {
+	// invert3 reads row-major; given mgl64's column-major storage it inverts mᵀ and writes (mᵀ)⁻¹
+	// row-major, which read column-major is m⁻¹.
+	inv, ok := invert3((*[9]float64)(&m))
+	return mgl64.Mat3(inv), ok
+}
+
+// skew3 returns [v]×, the matrix of v × ·.
+func skew3(v mgl64.Vec3) mgl64.Mat3 {
+	return mgl64.Mat3{0, v[2], -v[1], -v[2], 0, v[0], v[1], -v[0], 0}
+}
