@@ -17,10 +17,14 @@ import "math"
 
 // jointRounds bounds the active-set corrections of the joint sticking solve; jointSlack is the
 // relative margin on μ_kα_k by which a sticking contact's candidate friction may leave its set
-// and still count as feasible (rounding).
+// and still count as feasible (rounding). jointDiverged is the growth of the largest residual at
+// which CG on the rows gives up: on redundant contacts the rows are singular, and once rounding
+// has carried the iterate along a null direction the residual does not come back (in a pile such
+// runs ended 1e15–1e25 times above the tolerance after hundreds of iterations).
 const (
-	jointRounds = 16
-	jointSlack  = 1e-9
+	jointRounds   = 16
+	jointSlack    = 1e-9
+	jointDiverged = 1e3
 )
 
 // Row masks of the joint solve: a contact released from the system, one whose normal row alone is
@@ -228,8 +232,9 @@ func jointPrecond(op *operator, k int, mask int8, r, z []float64) {
 }
 
 // solveRows runs block-preconditioned CG on the free rows of the candidate, keeping
-// v = q̇ᴾ + M⁻¹(N α + D f) at the candidate. It reports whether every free row's residual reached
-// the contact tolerance.
+// v = q̇ᴾ + M⁻¹(N α + D f) at the candidate, until the residual is a tenth of the contact
+// tolerance, the iteration bound, or divergence (jointDiverged). It reports whether every free
+// row's residual reached the contact tolerance.
 func (js *jointSolve) solveRows() bool {
 	op := js.op
 	m := op.m
@@ -259,7 +264,8 @@ func (js *jointSolve) solveRows() bool {
 		rmax = max(rmax, max(math.Abs(r[3*k]), max(math.Abs(r[3*k+1]), math.Abs(r[3*k+2]))))
 	}
 	maxIt := 6*free + 50 // three rows per contact: the subspace CGs' bound per row
-	for it := 0; it < maxIt && rmax > 0.1*tol && js.cg < js.maxCG; it++ {
+	diverged := jointDiverged * rmax
+	for it := 0; it < maxIt && rmax > 0.1*tol && rmax < diverged && js.cg < js.maxCG; it++ {
 		clear(u)
 		for k := 0; k < m; k++ {
 			if mask[k] == jointReleased {
