@@ -289,6 +289,27 @@ func (p *progress) stars() int {
 	return 1
 }
 
+// starsInReach is the score a level still being played would earn if it were won now: by the
+// throws made so far (at least one), or by the weights held of those dropped.
+func (p *progress) starsInReach() int {
+	if p.lvl.goal == goalStand {
+		switch {
+		case p.held >= len(p.weights):
+			return 3
+		case p.held > 0:
+			return 2
+		}
+		return 1
+	}
+	switch n := max(p.throws, 1); {
+	case n <= p.lvl.par3:
+		return 3
+	case n <= p.lvl.par2:
+		return 2
+	}
+	return 1
+}
+
 // goalText says in plain words what the level asks, for the player on entering it.
 func (l level) goalText() string {
 	switch l.goal {

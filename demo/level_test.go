@@ -80,17 +80,6 @@ func eye(at mgl64.Vec3) mgl64.Vec3 {
 	return at.Add(mgl64.Vec3{9, -14, 12}.Normalize().Mul(15))
 }
 
-// throwAt throws p from the eye at point at, held for held seconds, and counts the throw.
-func (r *levelRun) throwAt(p projectile, at mgl64.Vec3, held float64) {
-	r.t.Helper()
-	from := eye(r.centre())
-	e, err := throwAlong(r.app.World, r.sim, p, from, at.Sub(from).Normalize(), throwSpeed(held))
-	if err != nil {
-		r.t.Fatal(err)
-	}
-	r.prog.recordThrow(e, r.time)
-}
-
 // throwFrom throws p from the point from at the point at, at the speed of a click held for held
 // seconds, and counts the throw.
 func (r *levelRun) throwFrom(p projectile, from, at mgl64.Vec3, held float64) {
