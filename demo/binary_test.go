@@ -195,6 +195,52 @@ func TestWindowThrows(t *testing.T) {
 	}
 }
 
+// TestWindowStartScreen opens the game as `make demo` does, with no -scene, so it starts at the
+// level list, and takes a screenshot after two seconds: the picture must not be blank, and the
+// list's dark panel must cover most of the middle of the window, where the level shows through
+// when no panel is there. Like TestWindowScreenshot it needs a display and runs only when
+// STAGGER_WINDOW_TEST=1.
+func TestWindowStartScreen(t *testing.T) {
+	if os.Getenv("STAGGER_WINDOW_TEST") != "1" {
+		t.Skip("set STAGGER_WINDOW_TEST=1 and provide a display (make smoke runs it under Xvfb)")
+	}
+	bin := buildDemo(t)
+	shot := filepath.Join(t.TempDir(), "start.png")
+	_, errOut, code := runDemo(t, bin, 2*time.Minute, "-screenshot", shot, "-screenshot-after", "2s")
+	if code != 0 {
+		t.Fatalf("demo exited %d: %s", code, errOut)
+	}
+	f, err := os.Open(shot)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	img, err := png.Decode(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if colours := distinctColours(img); colours < 2 {
+		t.Fatalf("the start screen is blank: %d colour(s)", colours)
+	}
+	// The panel is a dark grey (panelColour, nearly opaque); count such pixels in the box from
+	// 40 % to 60 % across and 25 % to 40 % down, between the buttons' rows and beside them.
+	b := img.Bounds()
+	dark, all := 0, 0
+	for y := b.Min.Y + b.Dy()*25/100; y < b.Min.Y+b.Dy()*40/100; y++ {
+		for x := b.Min.X + b.Dx()*40/100; x < b.Min.X+b.Dx()*60/100; x++ {
+			r, g, bl, _ := img.At(x, y).RGBA()
+			hi, lo := max(r, g, bl)>>8, min(r, g, bl)>>8
+			all++
+			if hi < 90 && hi-lo < 20 {
+				dark++
+			}
+		}
+	}
+	if frac := float64(dark) / float64(all); frac < 0.3 {
+		t.Errorf("only %.0f %% of the window's middle is the level list's panel", 100*frac)
+	}
+}
+
 // distinctColours counts the distinct colours of img, stopping at 1,000.
 func distinctColours(img image.Image) int {
 	seen := map[[4]uint32]bool{}
