@@ -34,7 +34,7 @@ race:
 smoke:
 	@mkdir -p $(ARTIFACTS)
 	STAGGER_WINDOW_TEST=1 STAGGER_SCREENSHOT=$(abspath $(SCREENSHOT)) \
-		xvfb-run -a -s "-screen 0 1280x800x24" $(GO) test -count=1 -run 'TestWindowScreenshot|TestWindowThrows' -v ./demo/
+		xvfb-run -a -s "-screen 0 1280x800x24" $(GO) test -count=1 -run 'TestWindowScreenshot|TestWindowStartScreen|TestWindowThrows' -v ./demo/
 
 # Every benchmark table and the runner on every scene, written to BENCHMARKS.md and bench/*.csv.
 bench: setup

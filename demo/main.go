@@ -1,14 +1,14 @@
 // Command demo is stagger's demo game and its headless scene runner.
 //
-//	go run ./demo                      opens a window on the first level (the card house)
-//	go run ./demo -scene pyramid       opens a window on another scene
+//	go run ./demo                      opens the game at its level list
+//	go run ./demo -scene pyramid       opens a window on that scene's level (or free play)
 //	go run ./demo -headless -scene tumble -seconds 10 -json
 //
 // docs/scenes.md describes the headless runner's flags and JSON fields. In the window: click to
 // throw at what the cursor points at (hold to throw harder; 1, 2, 3 choose a ball, a brick or a
-// heavy ball), drag to orbit, wheel to zoom, P pause, N single step while paused, R restart, Tab
-// next scene, S cycle the contact solver, F switch the friction model, D the solver's figures,
-// C draw contacts, Esc quit.
+// heavy ball), drag to orbit, wheel to zoom, Esc the menu, P pause, N single step while paused,
+// R restart, Tab next level, Enter next level after a win, S cycle the contact solver, F switch
+// the friction model, D the solver's figures, C draw contacts. level.go defines the levels.
 package main
 
 import (
@@ -40,8 +40,8 @@ type windowOptions struct {
 	throwAfter time.Duration
 }
 
-// windowScene is the level the window opens on when -scene is not given.
-const windowScene = "cardhouse"
+// windowScene is the scene behind the level list when -scene is not given: the first level's.
+var windowScene = levels[0].scene
 
 // run parses args and runs the window or the headless runner.
 func run(args []string, stdout, stderr io.Writer) error {

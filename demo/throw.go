@@ -100,3 +100,42 @@ func throwProjectile(w *ecs.World, p projectile, origin, velocity mgl64.Vec3) (e
 	}
 	return e, nil
 }
+
+// throwAlong throws p from origin at speed towards what the ray (origin, unit dir) aims at
+// (aimPoint), along the ballistic arc launchVelocity gives.
+func throwAlong(w *ecs.World, sim *physics.Simulation, p projectile, origin, dir mgl64.Vec3, speed float64) (ecs.Entity, error) {
+	target, err := aimPoint(sim, origin, dir)
+	if err != nil {
+		return ecs.Entity{}, err
+	}
+	return throwProjectile(w, p, origin, launchVelocity(origin, target, sim.Config().Gravity, speed))
+}
+
+// weight is what a level of goalStand drops on its structure: a 0.4 m block of stone, 160 kg.
+var weight = projectile{name: "weight", shape: mustShape(collide.NewBox(mgl64.Vec3{0.2, 0.2, 0.2})), density: 2500, friction: 0.8}
+
+// weightClearance, m, is the gap between a dropped weight's underside and the highest body when it
+// is let go: a short fall, so where it lands is where it was aimed.
+const weightClearance = 0.3
+
+// dropWeight lets a weight go at rest above what the ray (origin, unit dir) aims at, clear of
+// every dynamic body, and returns it.
+func dropWeight(w *ecs.World, sim *physics.Simulation, origin, dir mgl64.Vec3) (ecs.Entity, error) {
+	target, err := aimPoint(sim, origin, dir)
+	if err != nil {
+		return ecs.Entity{}, err
+	}
+	q, err := ecs.NewQuery2[physics.RigidBody, physics.Collider](w)
+	if err != nil {
+		return ecs.Entity{}, err
+	}
+	top := 0.0 // the ground's
+	_ = q.Each(func(_ ecs.Entity, b *physics.RigidBody, c *physics.Collider) {
+		if b.Kind == physics.Dynamic && c.Shape != nil {
+			top = math.Max(top, c.Shape.Bounds(collide.Pose{Position: b.Position, Rotation: b.Orientation}).Max[2])
+		}
+	})
+	bb := weight.shape.Bounds(collide.Pose{Rotation: mgl64.QuatIdent()})
+	at := mgl64.Vec3{target[0], target[1], top + weightClearance - bb.Min[2]}
+	return throwProjectile(w, weight, at, mgl64.Vec3{})
+}

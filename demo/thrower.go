@@ -43,15 +43,17 @@ func (g *game) subscribeThrows(a *app.Application) {
 		cev := ev.(*window.CursorEvent)
 		if g.pressed && math.Hypot(float64(cev.Xpos-g.pressX), float64(cev.Ypos-g.pressY)) > dragPixels {
 			g.dragged = true
+			g.follow.stop() // the player orbits: the camera is theirs
 		}
 	})
+	a.Subscribe(window.OnScroll, func(string, interface{}) { g.follow.stop() })
 	a.Subscribe(window.OnMouseUp, func(_ string, ev interface{}) {
 		mev := ev.(*window.MouseEvent)
 		if mev.Button != window.MouseButtonLeft || !g.pressed {
 			return
 		}
 		g.pressed = false
-		if g.dragged || g.lastErr != nil {
+		if g.dragged || g.lastErr != nil || g.menuOpen() {
 			return
 		}
 		w, h := a.GetSize()
@@ -60,8 +62,13 @@ func (g *game) subscribeThrows(a *app.Application) {
 }
 
 // throwAt throws the chosen projectile from the camera at what lies under the window pixel (x, y)
-// of a w × h window, at the speed of a button held for held seconds.
+// of a w × h window, at the speed of a button held for held seconds; in a level of goalStand it
+// drops a weight above that point instead. A level that allows no more throws ignores it. The
+// camera then follows the throw.
 func (g *game) throwAt(x, y float32, held float64, w, h int) error {
+	if g.prog != nil && !g.prog.canThrow() {
+		return nil
+	}
 	origin, dir, err := plugin.CursorRay(g.cam, x, y, float32(w), float32(h))
 	if err != nil {
 		return err
@@ -70,15 +77,21 @@ func (g *game) throwAt(x, y float32, held float64, w, h int) error {
 	if !ok {
 		return fmt.Errorf("the physics plugin is missing")
 	}
-	target, err := aimPoint(sim, origin, dir)
+	var e ecs.Entity
+	if g.prog != nil && g.prog.lvl.goal == goalStand {
+		e, err = dropWeight(g.sim.World, sim, origin, dir)
+	} else {
+		e, err = throwAlong(g.sim.World, sim, projectiles[g.kind], origin, dir, throwSpeed(held))
+	}
 	if err != nil {
 		return err
 	}
-	v := launchVelocity(origin, target, sim.Config().Gravity, throwSpeed(held))
-	if _, err := throwProjectile(g.sim.World, projectiles[g.kind], origin, v); err != nil {
-		return err
-	}
 	g.throws++
+	if g.prog != nil {
+		g.prog.recordThrow(e, g.simTime)
+		g.follow.start(e, g.cam.Position(), g.orbit.Target())
+	}
+	g.ui.goal.SetVisible(false)
 	return nil
 }
 
@@ -92,18 +105,35 @@ func (g *game) markLevel() {
 	})
 }
 
-// levelReport is what the demo prints at exit after a scripted throw: the level, the throws made
-// and how far the level's bodies moved since the throw.
+// levelReport is what the demo prints at exit after a scripted throw: the level, the throws made,
+// how far the level's bodies moved since the throw, and the level's goal as the game judged it.
 type levelReport struct {
 	Scene  string  `json:"scene"`
 	Throws int     `json:"throws"`
 	Bodies int     `json:"bodies"`
 	Moved  float64 `json:"moved"` // the largest displacement of a body present at the throw, m
+	// Level is the level's title and Goal its kind ("topple", "target", "stand"), empty for a
+	// scene that is no level.
+	Level string `json:"level,omitempty"`
+	Goal  string `json:"goal,omitempty"`
+	// State is "playing", "won" or "lost"; LevelThrows the throws the level counted; Displaced
+	// the structure's pieces displaced; Held the weights resting on top (goal "stand").
+	State       string `json:"state,omitempty"`
+	LevelThrows int    `json:"level_throws"`
+	Displaced   int    `json:"displaced"`
+	Held        int    `json:"held"`
 }
+
+// goalWords are the report's names of the goal kinds.
+var goalWords = map[goalKind]string{goalTopple: "topple", goalTarget: "target", goalStand: "stand"}
 
 // reportLevel writes the levelReport as one JSON line to w.
 func (g *game) reportLevel(w io.Writer) error {
 	r := levelReport{Scene: g.opts.Scene, Throws: g.throws, Bodies: len(g.level)}
+	if p := g.prog; p != nil {
+		r.Level, r.Goal, r.State = p.lvl.title, goalWords[p.lvl.goal], p.state.String()
+		r.LevelThrows, r.Displaced, r.Held = p.throws, p.displaced, p.held
+	}
 	for e, p := range g.level {
 		if b, ok := ecs.Get[physics.RigidBody](g.sim.World, e); ok {
 			r.Moved = math.Max(r.Moved, b.Position.Sub(p).Len())
@@ -132,6 +162,15 @@ func (g *game) scriptedAim(w, h int) (x, y float32) {
 		if d := p.Sub(mid).Len(); d < bestD || d == bestD && lessVec(p, best) {
 			best, bestD = p, d
 		}
+	}
+	if g.prog != nil && g.prog.lvl.goal == goalStand {
+		// A weight drops above the point aimed at: aim at the top of the highest body.
+		for _, p := range g.level {
+			if p[2] > best[2] || p[2] == best[2] && lessVec(p, best) {
+				best = p
+			}
+		}
+		best[2] = g.prog.startTop
 	}
 	v := plugin.ToScene(best)
 	g.cam.Project(&v)

@@ -22,7 +22,6 @@ import (
 	"github.com/stagger-physics/stagger/ecs"
 	"github.com/stagger-physics/stagger/physics"
 	"github.com/stagger-physics/stagger/plugin"
-	"github.com/stagger-physics/stagger/scenes"
 )
 
 // maxStepsPerFrame bounds the fixed steps one frame may run, so a slow frame cannot spiral.
@@ -37,9 +36,14 @@ const resetDepth = 20
 
 // game is the demo's state: the g3n scene and the running simulation.
 type game struct {
-	opts      headless.Options
-	set       map[string]bool
-	sceneIdx  int
+	opts headless.Options
+	set  map[string]bool
+	// levelIdx is the level being played (an index of levels), −1 for a scene that is no level.
+	levelIdx  int
+	prog      *progress // the level's goal and score; nil for a scene that is no level
+	ui        *gameUI
+	follow    cameraFollow
+	goalLeft  float64    // seconds the level's goal stays on the screen
 	root      *core.Node // scene graph root
 	bodies    *core.Node // parent of the simulation's nodes; replaced on reset
 	sim       *ecs.App
@@ -65,10 +69,14 @@ func runWindow(opts headless.Options, set map[string]bool, win windowOptions, st
 	silenceWithoutSoundDevice()
 	a := app.App()
 	g := &game{opts: opts, set: set, root: core.NewNode(), contacts: newContactLines(), showContacts: win.contacts}
-	for i, name := range scenes.Names() {
-		if name == opts.Scene {
-			g.sceneIdx = i
-		}
+	// -scene opens that scene: its level when it has one, with the level's size unless -n says
+	// otherwise. Without it the game opens at the level list, over the first level.
+	g.levelIdx = 0
+	if set["scene"] {
+		g.levelIdx = levelOf(opts.Scene)
+	}
+	if g.levelIdx >= 0 && !set["n"] && levels[g.levelIdx].n > 0 {
+		g.opts.N, g.set["n"] = levels[g.levelIdx].n, true
 	}
 	gui.Manager().Set(g.root)
 
@@ -79,10 +87,12 @@ func runWindow(opts headless.Options, set map[string]bool, win windowOptions, st
 	g.cam = cam
 	g.orbit = camera.NewOrbitControl(cam)
 	g.orbit.SetTarget(math32.Vector3{X: 0, Y: 2, Z: 0})
+	g.buildUI(a.Exit)
 	onResize := func(string, interface{}) {
 		w, h := a.GetFramebufferSize()
 		a.Gls().Viewport(0, 0, int32(w), int32(h))
 		cam.SetAspect(float32(w) / float32(h))
+		g.layoutUI(a.GetSize())
 	}
 	a.Subscribe(window.OnWindowSize, onResize)
 	onResize("", nil)
@@ -112,6 +122,12 @@ func runWindow(opts headless.Options, set map[string]bool, win windowOptions, st
 		return err
 	}
 	g.frameScene()
+	if set["scene"] {
+		g.showGoal()
+	} else {
+		g.showStart()
+	}
+	g.layoutUI(a.GetSize())
 
 	var shotErr error
 	start := time.Now()
@@ -189,7 +205,37 @@ func (g *game) reset() error {
 	}
 	g.sim, g.dynamic, g.simTime = sim, q, 0
 	g.throws = 0
+	g.prog = nil
+	g.follow.stop()
+	if g.levelIdx >= 0 {
+		if g.prog, err = newProgress(levels[g.levelIdx], sim.World); err != nil {
+			return err
+		}
+	}
 	return sim.Update(0) // creates the visuals and poses them
+}
+
+// enterLevel builds level i (an index of levels) with its own size, frames it and shows its goal.
+func (g *game) enterLevel(i int) {
+	l := levels[i]
+	g.levelIdx = i
+	g.opts.Scene = l.scene
+	// A level takes its scene's defaults, and its own size.
+	delete(g.set, "n")
+	delete(g.set, "mu")
+	delete(g.set, "e")
+	if l.n > 0 {
+		g.opts.N, g.set["n"] = l.n, true
+	}
+	g.ui.start.SetVisible(false)
+	g.ui.menu.SetVisible(false)
+	g.ui.banner.SetVisible(false)
+	g.paused = false
+	g.lastErr = g.reset()
+	if g.lastErr == nil {
+		g.frameScene()
+		g.showGoal()
+	}
 }
 
 // minFrameSize, m, is the least size of the box the camera frames: a scene smaller than it in
@@ -259,18 +305,18 @@ func (g *game) onKey(k window.Key, a *app.Application) {
 	case window.KeyN:
 		g.stepOnce = g.paused
 	case window.KeyR:
-		g.lastErr = g.reset()
+		if !g.ui.start.Visible() {
+			g.restart()
+		}
 	case window.KeyTab:
-		names := scenes.Names()
-		g.sceneIdx = (g.sceneIdx + 1) % len(names)
-		g.opts.Scene = names[g.sceneIdx]
-		// A new scene takes its own defaults.
-		delete(g.set, "n")
-		delete(g.set, "mu")
-		delete(g.set, "e")
-		g.lastErr = g.reset()
-		if g.lastErr == nil {
-			g.frameScene()
+		g.nextLevel()
+	case window.KeyEnter, window.KeyKPEnter:
+		if g.ui.banner.Visible() {
+			if g.prog != nil && g.prog.state == won {
+				g.nextLevel()
+			} else {
+				g.restart()
+			}
 		}
 	case window.KeyS:
 		// Cycle the contact solver live: Staggered Projections, then the baselines.
@@ -291,7 +337,15 @@ func (g *game) onKey(k window.Key, a *app.Application) {
 	case window.Key1, window.Key2, window.Key3:
 		g.kind = int(k - window.Key1)
 	case window.KeyEscape:
-		a.Exit()
+		// Esc opens the pause menu, closes it, or on the level list quits.
+		switch {
+		case g.ui.start.Visible():
+			a.Exit()
+		case g.ui.menu.Visible():
+			g.resume()
+		default:
+			g.openMenu()
+		}
 	}
 }
 
@@ -323,10 +377,33 @@ func (g *game) frame(dt time.Duration) {
 	if g.lastErr == nil && g.allFellThrough() {
 		g.lastErr = g.reset()
 	}
+	if g.prog != nil && g.lastErr == nil && g.prog.state == playing {
+		g.prog.update(g.sim.World, g.simTime)
+		if g.prog.state != playing {
+			g.showResult()
+		}
+	}
+	if g.goalLeft > 0 {
+		if g.goalLeft -= dt.Seconds(); g.goalLeft <= 0 {
+			g.ui.goal.SetVisible(false)
+		}
+	}
+	if g.lastErr == nil {
+		var pieces []piece
+		if g.prog != nil {
+			pieces = g.prog.pieces
+		}
+		if pos, tgt, ok := g.follow.step(dt.Seconds(), g.sim.World, pieces, g.cam.Fov(), g.cam.Aspect()); ok {
+			g.cam.SetPositionVec(&pos)
+			g.cam.LookAt(&tgt, &math32.Vector3{X: 0, Y: 1, Z: 0})
+			g.orbit.SetTarget(tgt)
+		}
+	}
 	if sim, ok := physics.SimulationOf(g.sim.World); ok {
 		g.contacts.update(sim, g.showContacts)
 	}
 	g.label.SetText(g.status())
+	g.updateHUDStars()
 }
 
 // allFellThrough reports whether every dynamic body is far below the ground.
@@ -353,10 +430,17 @@ func (g *game) status() string {
 	if g.paused {
 		state = "  |  paused (N: step)"
 	}
-	plain := fmt.Sprintf("%s  |  %d bodies, %d resting  |  %d contacts  |  %s  |  throws %d  |  %s%s\n"+
-		"click: throw (hold: harder)  |  1-3: ball, brick, heavy ball  |  Tab: level  |  R: restart  |  D: details",
-		g.opts.Scene, st.Bodies, st.Sleeping, st.Contacts, plainSolver(st, g.opts.Solver), g.throws,
-		projectiles[g.kind].name, state)
+	level := fmt.Sprintf("%s (free play)  |  throws %d", g.opts.Scene, g.throws)
+	thrown := projectiles[g.kind].name
+	if g.prog != nil {
+		level = g.prog.lvl.title + ": " + goalName(g.prog.lvl.goal) + "  |  " + g.prog.statusText()
+		if g.prog.lvl.goal == goalStand {
+			thrown = weight.name
+		}
+	}
+	plain := fmt.Sprintf("%s%s\n%d bodies, %d resting  |  %d contacts  |  %s  |  %s\n"+
+		"click: throw (hold: harder)  |  1-3: ball, brick, heavy ball  |  Esc: menu  |  R: restart  |  D: details",
+		level, state, st.Bodies, st.Sleeping, st.Contacts, plainSolver(st, g.opts.Solver), thrown)
 	if !g.details {
 		return plain
 	}

@@ -1,0 +1,225 @@
+package main
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/g3n/engine/gui"
+	"github.com/g3n/engine/gui/assets/icon"
+	"github.com/g3n/engine/math32"
+)
+
+// Menu layout, pixels.
+const (
+	menuWidth = 380
+	menuPad   = 14
+	menuGap   = 8
+)
+
+// Colours of the game's panels and text.
+var (
+	panelColour  = math32.Color4{R: 0.1, G: 0.11, B: 0.13, A: 0.9}
+	borderColour = math32.Color{R: 0.45, G: 0.47, B: 0.55}
+	textColour   = math32.Color{R: 1, G: 1, B: 1}
+	starColour   = math32.Color{R: 1, G: 0.8, B: 0.15}
+)
+
+// menuItem is one button of a menu: its words and what a click does.
+type menuItem struct {
+	text string
+	act  func()
+}
+
+// gameUI holds the game's panels: the start screen's level list, the pause menu, the banner of a
+// won or lost level, the level's goal shown on entry, and the stars beside the HUD line.
+type gameUI struct {
+	start, menu, banner *gui.Panel
+	bannerText          *gui.Label
+	bannerStars         *gui.Label
+	goal                *gui.Label
+	hudStars            *gui.Label
+}
+
+// newMenu returns a hidden panel with a title and a column of buttons, and its title label.
+func newMenu(title string, items []menuItem) (*gui.Panel, *gui.Label) {
+	p := gui.NewPanel(menuWidth, 0)
+	p.SetColor4(&panelColour)
+	p.SetBorders(1, 1, 1, 1)
+	p.SetBordersColor(&borderColour)
+	t := gui.NewLabel(title)
+	t.SetFontSize(22)
+	t.SetColor(&textColour)
+	t.SetPosition(menuPad, menuPad)
+	p.Add(t)
+	y := menuPad + t.Height() + 2*menuGap
+	for _, it := range items {
+		b := gui.NewButton(it.text)
+		b.SetWidth(menuWidth - 2*menuPad)
+		b.SetPosition(menuPad, y)
+		act := it.act
+		b.Subscribe(gui.OnClick, func(string, interface{}) {
+			// A clicked button keeps the keyboard, which would then skip the game's own keys'
+			// meaning (Enter would click it again).
+			gui.Manager().SetKeyFocus(nil)
+			act()
+		})
+		p.Add(b)
+		y += b.Height() + menuGap
+	}
+	p.SetHeight(y + menuPad - menuGap)
+	p.SetVisible(false)
+	return p, t
+}
+
+// newStars returns a hidden label that shows stars in the icon font.
+func newStars(size float64) *gui.Label {
+	s := gui.NewIcon("")
+	s.SetFontSize(size)
+	s.SetColor(&starColour)
+	s.SetVisible(false)
+	return s
+}
+
+// starIcons writes n of 3 stars: filled, then hollow.
+func starIcons(n int) string {
+	n = max(0, min(n, 3))
+	return strings.Repeat(icon.Star, n) + strings.Repeat(icon.StarBorder, 3-n)
+}
+
+// buildUI makes the game's panels and adds them to the scene root.
+func (g *game) buildUI(quit func()) {
+	ui := &gameUI{}
+	var items []menuItem
+	for i, l := range levels {
+		i := i
+		items = append(items, menuItem{text: fmt.Sprintf("%d. %s: %s", i+1, l.title, goalName(l.goal)), act: func() { g.enterLevel(i) }})
+	}
+	items = append(items, menuItem{text: "Quit", act: quit})
+	ui.start, _ = newMenu("stagger: choose a level", items)
+	ui.menu, _ = newMenu("Paused", []menuItem{
+		{"Resume (Esc)", g.resume},
+		{"Restart (R)", g.restart},
+		{"Level list", g.showStart},
+		{"Quit", quit},
+	})
+	ui.banner, ui.bannerText = newMenu("", []menuItem{
+		{"Next level (Enter)", g.nextLevel},
+		{"Play again (R)", g.restart},
+		{"Level list", g.showStart},
+	})
+	ui.bannerStars = newStars(30)
+	ui.banner.Add(ui.bannerStars)
+	ui.goal = gui.NewLabel("")
+	ui.goal.SetFontSize(18)
+	ui.goal.SetColor(&textColour)
+	ui.goal.SetBgColor4(&panelColour)
+	ui.goal.SetPaddings(8, 12, 8, 12)
+	ui.goal.SetVisible(false)
+	ui.hudStars = newStars(18)
+	for _, p := range []gui.IPanel{ui.start, ui.menu, ui.banner, ui.goal, ui.hudStars} {
+		g.root.Add(p)
+	}
+	g.ui = ui
+}
+
+// goalName names a goal in a word or two, for the level list.
+func goalName(k goalKind) string {
+	switch k {
+	case goalTopple:
+		return "bring it down"
+	case goalTarget:
+		return "knock off the top"
+	case goalStand:
+		return "keep it standing"
+	}
+	return ""
+}
+
+// layoutUI places the panels for a window of w × h pixels: menus in the middle, a little high, the
+// goal under the HUD.
+func (g *game) layoutUI(w, h int) {
+	for _, p := range []*gui.Panel{g.ui.start, g.ui.menu, g.ui.banner} {
+		p.SetPosition((float32(w)-p.Width())/2, (float32(h)-p.Height())/3)
+	}
+	g.ui.goal.SetPosition((float32(w)-g.ui.goal.Width())/2, float32(h)/6)
+}
+
+// menuOpen reports whether a panel that takes the mouse is showing: then clicks do not throw.
+func (g *game) menuOpen() bool {
+	return g.ui.start.Visible() || g.ui.menu.Visible() || g.ui.banner.Visible()
+}
+
+// showStart shows the level list over the running level.
+func (g *game) showStart() {
+	g.ui.menu.SetVisible(false)
+	g.ui.banner.SetVisible(false)
+	g.ui.goal.SetVisible(false)
+	g.ui.start.SetVisible(true)
+	g.paused = false
+}
+
+// openMenu pauses the level and shows the pause menu.
+func (g *game) openMenu() {
+	g.ui.menu.SetVisible(true)
+	g.paused = true
+}
+
+// resume closes the pause menu and lets the level run.
+func (g *game) resume() {
+	g.ui.menu.SetVisible(false)
+	g.paused = false
+}
+
+// restart builds the level anew.
+func (g *game) restart() {
+	g.ui.menu.SetVisible(false)
+	g.ui.banner.SetVisible(false)
+	g.paused = false
+	g.follow.stop()
+	g.lastErr = g.reset()
+	g.showGoal()
+}
+
+// nextLevel enters the level after this one (the first after the last, or after a free scene).
+func (g *game) nextLevel() {
+	g.enterLevel((g.levelIdx + 1) % len(levels))
+}
+
+// showGoal shows the level's goal for a few seconds.
+func (g *game) showGoal() {
+	if g.prog == nil {
+		g.ui.goal.SetVisible(false)
+		return
+	}
+	g.ui.goal.SetText(g.prog.lvl.title + ": " + g.prog.lvl.goalText())
+	g.ui.goal.SetVisible(true)
+	g.goalLeft = goalShown
+}
+
+// goalShown, s, is how long a level's goal stays on the screen after entering it.
+const goalShown = 6.0
+
+// showResult shows the banner of a won or lost level.
+func (g *game) showResult() {
+	g.ui.goal.SetVisible(false)
+	g.ui.bannerText.SetText(g.prog.resultText())
+	g.ui.bannerStars.SetVisible(g.prog.state == won)
+	g.ui.bannerStars.SetText(starIcons(g.prog.stars()))
+	g.ui.bannerStars.SetPosition(menuPad+g.ui.bannerText.Width()+12, menuPad-4)
+	g.ui.banner.SetVisible(true)
+}
+
+// updateHUDStars shows the stars a win would earn now beside the HUD line.
+func (g *game) updateHUDStars() {
+	if g.prog == nil || g.lastErr != nil {
+		g.ui.hudStars.SetVisible(false)
+		return
+	}
+	n := g.prog.stars()
+	if g.prog.state == playing {
+		n = g.prog.starsInReach()
+	}
+	g.ui.hudStars.SetText(starIcons(n))
+	g.ui.hudStars.SetPosition(g.label.Position().X+g.label.Width()+8, g.label.Position().Y)
+	g.ui.hudStars.SetVisible(true)
+}
