@@ -49,8 +49,8 @@ type contactInput struct {
 	// rigidModel directly.
 	deformables []*deformableModel
 	layout      *Layout
-	qdotP  []float64
-	asleep []bool
+	qdotP       []float64
+	asleep      []bool
 	// contacts are the step's contact points, from the collision stage.
 	contacts *contactList
 	// config gives the gap term's RestingGap, PenetrationRecovery and MaxRecoverySpeed, and

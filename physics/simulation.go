@@ -35,8 +35,8 @@ type Simulation struct {
 	deformQuery  *ecs.Query1[ReducedDeformable]
 	deformFn     func(ecs.Entity, *ReducedDeformable)
 	deformCol    deformCollision
-	kinematic  []*RigidBody
-	kinematicE []ecs.Entity // per kinematic body: its entity
+	kinematic    []*RigidBody
+	kinematicE   []ecs.Entity // per kinematic body: its entity
 	// nonFinite lists the entities whose update of the last step came out non-finite and was
 	// discarded (NonFiniteBodies).
 	nonFinite []ecs.Entity
