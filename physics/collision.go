@@ -297,6 +297,9 @@ func (cb *collisionBody) contactSide(point mgl64.Vec3) contactSide {
 func (c *collisionWorld) storeImpulses(list *contactList, impulses []contactImpulse) {
 	for i := range list.points {
 		p := &list.points[i]
+		if p.pair < 0 {
+			continue // a deformable's (Simulation.storeDeformImpulses)
+		}
 		st := &c.pairs[p.pair]
 		st.alpha[p.point] = impulses[i].normal
 		st.friction[p.point] = impulses[i].friction

@@ -44,9 +44,13 @@ type contactInput struct {
 	// in that layout, and asleep, per model, whether the body slept at the start of the step
 	// (sleeping.go).
 	models []rigidModel
-	layout *Layout
-	qdotP  []float64
-	asleep []bool
+	// deformables are the step's reduced deformable bodies, models len(models) + j in layout
+	// (deformable_model.go): the rigid bodies keep their own slice, so their hot paths call
+	// rigidModel directly.
+	deformables []*deformableModel
+	layout      *Layout
+	qdotP       []float64
+	asleep      []bool
 	// contacts are the step's contact points, from the collision stage.
 	contacts *contactList
 	// config gives the gap term's RestingGap, PenetrationRecovery and MaxRecoverySpeed, and
@@ -191,13 +195,14 @@ func (cs *contactStage) solve(in contactInput) (contactOutput, error) {
 		st.minGap = 0
 	}
 	islandStart := time.Now()
-	cs.isl.reset(len(in.models))
+	nm := in.count()
+	cs.isl.reset(nm)
 	for k := range points {
 		if a, b := points[k].a.model, points[k].b.model; a >= 0 && b >= 0 {
 			cs.isl.union(a, b)
 		}
 	}
-	st.islands = cs.isl.build(len(in.models), len(points), func(k int) int {
+	st.islands = cs.isl.build(nm, len(points), func(k int) int {
 		if a := points[k].a.model; a >= 0 {
 			return a
 		}
@@ -207,7 +212,7 @@ func (cs *contactStage) solve(in contactInput) (contactOutput, error) {
 	cs.qdot = grow(cs.qdot, dofs)
 	cs.impulse = grow(cs.impulse, dofs)
 	cs.shift = grow(cs.shift, dofs)
-	cs.block = growInts(cs.block, len(in.models))
+	cs.block = growInts(cs.block, nm)
 	if cap(cs.outcomes) < st.islands {
 		cs.outcomes = make([]islandOutcome, st.islands)
 	}
@@ -298,6 +303,10 @@ func (wk *islandWorker) solveIsland(cs *contactStage, is int, o *islandOutcome) 
 	p.Reset()
 	bodies := cs.isl.bodies[cs.isl.bodyStart[is]:cs.isl.bodyStart[is+1]]
 	for _, mi := range bodies {
+		if mi >= len(models) {
+			wk.addBody(cs, mi, in.deformables[mi-len(models)])
+			continue
+		}
 		m := &models[mi]
 		size := m.DoFs()
 		b := p.AddBlock(size)
@@ -312,13 +321,16 @@ func (wk *islandWorker) solveIsland(cs *contactStage, is int, o *islandOutcome) 
 	for _, k := range contacts {
 		wk.addContact(cs, k)
 	}
-	if err := checkMassRatios(models, in.contacts.points, contacts); err != nil {
+	if err := checkMassRatios(in, in.contacts.points, contacts); err != nil {
 		return wk.fail(cs, contacts, o, err)
 	}
 	if testProblemHook != nil {
 		testProblemHook(p)
 	}
 	err := wk.solver.Solve(p, &wk.result)
+	if testSolvedHook != nil {
+		testSolvedHook(p, &wk.result)
+	}
 	if err != nil && !isSolveError(err) {
 		return wk.fail(cs, contacts, o, err)
 	}
@@ -355,9 +367,12 @@ func (wk *islandWorker) solveIsland(cs *contactStage, is int, o *islandOutcome) 
 		dst := layout.Span(cs.qdot, mi)
 		copy(dst, q)
 		// The contact impulse M(q̇ᵗ⁺¹ − q̇ᴾ) (paper eq. 13 rearranged).
-		m := &models[mi]
 		wk.mass = grow(wk.mass, bl.Size*bl.Size)
-		m.MassBlock(wk.mass)
+		if mi < len(models) {
+			models[mi].MassBlock(wk.mass)
+		} else {
+			in.deformables[mi-len(models)].MassBlock(wk.mass)
+		}
 		imp := layout.Span(cs.impulse, mi)
 		qp := layout.Span(qdotP, mi)
 		for r := 0; r < bl.Size; r++ {
@@ -415,6 +430,43 @@ func (wk *islandWorker) fail(cs *contactStage, contacts []int, o *islandOutcome,
 // way to reach the solver's refusal of input that the limits at Spawn keep out.
 var testProblemHook func(p *solver.Problem)
 
+// testSolvedHook, when set by a test, reads each island's problem and the configured solver's
+// answer right after the solve, for the independent optimality checks (solver.CheckFixedPoint).
+var testSolvedHook func(p *solver.Problem, r *solver.Result)
+
+// addBody appends model mi, a BodyModel of any block size, to the island's problem (the rigid
+// bodies take an inlined path in solveIsland).
+func (wk *islandWorker) addBody(cs *contactStage, mi int, m BodyModel) {
+	in := &cs.in
+	p := &wk.problem
+	size := m.DoFs()
+	b := p.AddBlock(size)
+	cs.block[mi] = b
+	m.InverseMassBlock(p.InvMass(b)) // checked by Solve's validation
+	off := p.BlockAt(b).Offset
+	copy(p.QdotP[off:off+size], in.layout.Span(in.qdotP, mi))
+	m.Velocity(p.QdotT[off : off+size])
+}
+
+// count returns the number of dynamic models, rigid and deformable.
+func (in *contactInput) count() int { return len(in.models) + len(in.deformables) }
+
+// mass returns model mi's total mass, kg.
+func (in *contactInput) mass(mi int) float64 {
+	if mi < len(in.models) {
+		return in.models[mi].mass
+	}
+	return in.deformables[mi-len(in.models)].mass
+}
+
+// gravityScale returns model mi's gravity scale (a deformable body's is 1).
+func (in *contactInput) gravityScale(mi int) float64 {
+	if mi < len(in.models) {
+		return in.models[mi].gravityScale
+	}
+	return 1
+}
+
 // addContact appends contact k of the list to the problem: its Jacobian rows per dynamic side
 // (Γ = ∇x_B − ∇x_A; docs/architecture.md, Sign conventions), the gap term b, the combined material, and the warm start carried
 // by feature id.
@@ -462,7 +514,11 @@ func (wk *islandWorker) addContact(cs *contactStage, k int) {
 		if s == 1 {
 			rows, sign = wk.problem.RowsB(idx), 1
 		}
-		in.models[side.model].contactRows(c.position, &dirs, sign, rows)
+		if side.model < len(in.models) {
+			in.models[side.model].contactRows(c.position, &dirs, sign, rows)
+		} else {
+			in.deformables[side.model-len(in.models)].sampleRows(side.sample, &dirs, sign, rows)
+		}
 	}
 	if in.config.ColdStart {
 		return

@@ -14,7 +14,9 @@ type contactList struct {
 // of it. The normal points from side a to side b.
 type contactPoint struct {
 	// pair and point name the point in the collision world: its pair this step and its index in the
-	// pair's manifold. collisionWorld.storeImpulses writes the solve's impulse back there.
+	// pair's manifold. collisionWorld.storeImpulses writes the solve's impulse back there. A
+	// deformable body's contact has pair −1 − j for the step's deformable j and point its index in
+	// that model's contacts (deformable_contact.go).
 	pair, point int
 	a, b        contactSide
 	// position is midway between the two surfaces, m; normal is a unit vector; gap is the signed
@@ -33,6 +35,9 @@ type contactPoint struct {
 type contactSide struct {
 	// model is the body's dynamic model, or -1 for a static or kinematic body.
 	model int
+	// sample is the surface sample of a deformable model (deformableModel.surface) whose material
+	// point the contact constrains.
+	sample int32
 	// kinematic: a kinematic body, whose known velocity at the point, velocity (m/s), enters the
 	// contact's constant term. moving: a kinematic body that moves this step or that the game
 	// moved, which wakes a sleeping island it touches.

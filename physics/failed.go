@@ -41,13 +41,13 @@ func (e *massRatioError) Error() string {
 
 // checkMassRatios returns a *massRatioError for the first of the island's contacts (indices into
 // contacts) between two dynamic models whose masses differ by more than MaxMassRatio, or nil.
-func checkMassRatios(models []rigidModel, points []contactPoint, contacts []int) error {
+func checkMassRatios(in *contactInput, points []contactPoint, contacts []int) error {
 	for _, k := range contacts {
 		a, b := points[k].a.model, points[k].b.model
 		if a < 0 || b < 0 {
 			continue
 		}
-		ma, mb := models[a].mass, models[b].mass
+		ma, mb := in.mass(a), in.mass(b)
 		if max(ma, mb) > MaxMassRatio*min(ma, mb) {
 			return &massRatioError{a: a, b: b, ma: ma, mb: mb}
 		}
@@ -68,7 +68,7 @@ func (s *Simulation) islandFailure(err error, bodies []int, contacts []int) erro
 		switch {
 		case in.Item == "block" && in.Index < len(bodies):
 			return fmt.Errorf("physics: %v: contact solve refused the body: %w", s.entities[bodies[in.Index]], err)
-		case in.Item == "contact" && in.Index < len(contacts):
+		case in.Item == "contact" && in.Index < len(contacts) && s.contacts.points[contacts[in.Index]].pair >= 0:
 			st := &s.collision.pairs[s.contacts.points[contacts[in.Index]].pair]
 			return fmt.Errorf("physics: contact of %v and %v: contact solve refused it: %w", st.ownerA, st.ownerB, err)
 		}

@@ -7,11 +7,11 @@ import (
 // StepSystemName is the name of the fixed-update system that steps the simulation.
 const StepSystemName = "physics.step"
 
-// Plugin registers the physics components (RigidBody, Collider), the *Simulation resource, the
-// ecs.Events[ContactEvent], ecs.Events[SensorEvent], ecs.Events[NonFiniteEvent] and
-// ecs.Events[SolveFailedEvent] resources, and the fixed-update system that steps the simulation
-// with the App's fixed step and then sends the step's contact, sensor, non-finite and
-// failed-solve events.
+// Plugin registers the physics components (RigidBody, Collider, ReducedDeformable), the
+// *Simulation resource, the ecs.Events[ContactEvent], ecs.Events[SensorEvent],
+// ecs.Events[NonFiniteEvent] and ecs.Events[SolveFailedEvent] resources, and the fixed-update
+// system that steps the simulation with the App's fixed step and then sends the step's contact,
+// sensor, non-finite and failed-solve events.
 type Plugin struct {
 	Config Config
 }
@@ -26,6 +26,9 @@ func (p *Plugin) Build(app *ecs.App) error {
 		return err
 	}
 	if err := ecs.Register[Collider](w); err != nil {
+		return err
+	}
+	if err := ecs.Register[ReducedDeformable](w); err != nil {
 		return err
 	}
 	sim, err := NewSimulation(w, p.Config)

@@ -85,8 +85,7 @@ func (wk *islandWorker) separate(cs *contactStage, bodies, contacts []int, qdot 
 			return false, 0
 		}
 		copy(in.layout.Span(cs.shift, mi), dq)
-		m := &in.models[mi]
-		work -= m.mass * m.gravityScale * (g[0]*dq[0] + g[1]*dq[1] + g[2]*dq[2])
+		work -= in.mass(mi) * in.gravityScale(mi) * (g[0]*dq[0] + g[1]*dq[1] + g[2]*dq[2])
 	}
 	return true, work
 }

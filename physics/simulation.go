@@ -25,10 +25,18 @@ type Simulation struct {
 
 	models     []rigidModel
 	components []*RigidBody
-	entities   []ecs.Entity // per model: its entity
+	entities   []ecs.Entity // per model, rigid then deformable: its entity
 	asleep     []bool       // per model: asleep at the start of the step (sleeping.go)
-	kinematic  []*RigidBody
-	kinematicE []ecs.Entity // per kinematic body: its entity
+	// deformables and deformModels are the step's reduced deformable bodies, in query order: model
+	// len(models) + j is deformModels[j] (deformable.go). deformQuery is nil until the component
+	// is registered.
+	deformables  []*ReducedDeformable
+	deformModels []*deformableModel
+	deformQuery  *ecs.Query1[ReducedDeformable]
+	deformFn     func(ecs.Entity, *ReducedDeformable)
+	deformCol    deformCollision
+	kinematic    []*RigidBody
+	kinematicE   []ecs.Entity // per kinematic body: its entity
 	// nonFinite lists the entities whose update of the last step came out non-finite and was
 	// discarded (NonFiniteBodies).
 	nonFinite []ecs.Entity
@@ -129,19 +137,24 @@ func (s *Simulation) Step(h float64, tick uint64) error {
 	for i := range s.models {
 		s.models[i].PredictVelocity(h, s.config.Gravity, s.layout.Span(s.qdotP, i))
 	}
+	for j, m := range s.deformModels {
+		m.PredictVelocity(h, s.config.Gravity, s.layout.Span(s.qdotP, len(s.models)+j))
+	}
 	broadStart := time.Now()
 	s.collision.findPairs(s.config.ContactMargin, s.filter)
 	narrowStart := time.Now()
 	if err := s.collision.collidePairs(s.pool, s.workers, &s.contacts); err != nil {
 		return err
 	}
+	s.collideDeformables(s.config.ContactMargin)
 	contactStart := time.Now()
 	out, err := s.contact.solve(contactInput{
-		h: h, models: s.models, layout: &s.layout, qdotP: s.qdotP, asleep: s.asleep,
+		h: h, models: s.models, deformables: s.deformModels, layout: &s.layout, qdotP: s.qdotP, asleep: s.asleep,
 		contacts: &s.contacts, config: &s.config, pool: s.pool,
 	})
 	// Even after an error, the islands that were solved keep their impulses.
 	s.collision.storeImpulses(&s.contacts, out.impulses)
+	s.storeDeformImpulses(out.impulses)
 	if err != nil {
 		return err
 	}
@@ -162,8 +175,8 @@ func (s *Simulation) Step(h float64, tick uint64) error {
 	end := time.Now()
 	s.stats = StepStats{
 		Tick:           tick,
-		Bodies:         s.bodies.Count(),
-		Dynamic:        len(s.models),
+		Bodies:         s.bodies.Count() + len(s.deformables),
+		Dynamic:        len(s.models) + len(s.deformables),
 		DoFs:           n,
 		Contacts:       cst.contacts,
 		Islands:        cst.islands,
@@ -212,11 +225,50 @@ func (s *Simulation) gather() error {
 	s.kinematic = s.kinematic[:0]
 	s.kinematicE = s.kinematicE[:0]
 	s.layout.Reset()
+	s.deformables = s.deformables[:0]
+	s.deformModels = s.deformModels[:0]
 	s.gatherErr = nil
 	if err := s.bodies.Each(s.gatherFn); err != nil {
 		return fmt.Errorf("physics: %w", err)
 	}
+	if s.gatherErr != nil {
+		return s.gatherErr
+	}
+	if s.deformQuery == nil && ecs.Registered[ReducedDeformable](s.world) {
+		q, err := ecs.NewQuery1[ReducedDeformable](s.world)
+		if err != nil {
+			return fmt.Errorf("physics: %w", err)
+		}
+		s.deformQuery = q
+		s.deformFn = s.gatherDeformable
+	}
+	if s.deformQuery != nil {
+		if err := s.deformQuery.Each(s.deformFn); err != nil {
+			return fmt.Errorf("physics: %w", err)
+		}
+	}
 	return s.gatherErr
+}
+
+// gatherDeformable is the query callback of gather for reduced deformable bodies, which come after
+// every rigid body in the model order. They are always awake.
+func (s *Simulation) gatherDeformable(e ecs.Entity, d *ReducedDeformable) {
+	if s.gatherErr != nil {
+		return
+	}
+	if err := d.check(); err != nil {
+		s.gatherErr = withEntity(e, err)
+		return
+	}
+	if _, ok := ecs.Get[RigidBody](s.world, e); ok {
+		s.gatherErr = withEntity(e, fieldError("ReducedDeformable", "the entity also has a RigidBody"))
+		return
+	}
+	s.deformables = append(s.deformables, d)
+	s.deformModels = append(s.deformModels, d.model)
+	s.entities = append(s.entities, e)
+	s.asleep = append(s.asleep, false)
+	s.layout.Add(d.model.n)
 }
 
 // gatherBody is the query callback of gather.
@@ -334,7 +386,8 @@ type ContactPoint struct {
 	FrictionImpulse mgl64.Vec3
 }
 
-// Contacts calls visit for every contact point of the last step, in a deterministic order.
+// Contacts calls visit for every contact point of the last step, in a deterministic order: the
+// rigid bodies' pairs, then the deformable bodies' samples (A the collider, B the deformable).
 // Sensors have no contact points (see SensorEvent).
 func (s *Simulation) Contacts(visit func(ContactPoint)) {
 	for i := range s.collision.pairs {
@@ -347,6 +400,21 @@ func (s *Simulation) Contacts(visit func(ContactPoint)) {
 			visit(ContactPoint{
 				A: st.ownerA, B: st.ownerB, Point: c.Point, Normal: c.Normal, Gap: c.Gap,
 				NormalImpulse: st.alpha[k], FrictionImpulse: st.friction[k],
+			})
+		}
+	}
+	s.deformContacts(visit)
+}
+
+// deformContacts calls visit for every contact of the last step's deformable bodies.
+func (s *Simulation) deformContacts(visit func(ContactPoint)) {
+	for j, m := range s.deformModels {
+		e := s.entities[len(s.models)+j]
+		for i := range m.contacts {
+			c := &m.contacts[i]
+			visit(ContactPoint{
+				A: c.other, B: e, Point: c.position, Normal: c.normal, Gap: c.gap,
+				NormalImpulse: c.alpha, FrictionImpulse: c.friction,
 			})
 		}
 	}

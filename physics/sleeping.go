@@ -94,6 +94,11 @@ func (s *Simulation) advance(h float64, out *contactOutput, tick uint64) (sleepi
 			}
 		}
 	}
+	for j := range s.deformModels {
+		if mi := len(s.models) + j; isl.islandOf[mi] < 0 && !s.store(mi, s.layout.Span(s.qdotP, mi), nil, nil, h, 1) {
+			s.nonFinite = append(s.nonFinite, s.entities[mi])
+		}
+	}
 	for mi := range s.models {
 		if isl.islandOf[mi] >= 0 {
 			continue
@@ -117,6 +122,9 @@ func (s *Simulation) advance(h float64, out *contactOutput, tick uint64) (sleepi
 // see rotationScale), and writes it into its component, which is awake from now on. It reports
 // whether the update was finite.
 func (s *Simulation) store(mi int, qdot, impulse, shift []float64, h, scale float64) bool {
+	if mi >= len(s.models) {
+		return s.storeDeformable(mi-len(s.models), qdot, impulse, shift, h)
+	}
 	b := s.components[mi]
 	if b.asleep {
 		b.wake()
@@ -136,12 +144,40 @@ func (s *Simulation) store(mi int, qdot, impulse, shift []float64, h, scale floa
 	return ok
 }
 
+// storeDeformable advances deformable j with velocity qdot (and contact impulse, or nil), displaces
+// it by the separation's shift (or nil) and writes its frame into its component. It reports
+// whether the update was finite; a deformable whose update was not keeps its last state.
+func (s *Simulation) storeDeformable(j int, qdot, impulse, shift []float64, h float64) bool {
+	m := s.deformModels[j]
+	m.body.State(&m.saved)
+	m.Advance(h, qdot, impulse)
+	if shift != nil && m.err == nil {
+		m.Displace(shift)
+	}
+	if m.err == nil && !m.finite() {
+		m.err = errNonFinite
+	}
+	if m.err != nil {
+		// Only SetState's checks can refuse the saved state, which was the body's own.
+		_ = m.body.SetState(m.saved)
+		m.err = nil
+		return false
+	}
+	return s.deformables[j].store()
+}
+
 // comesToRest accumulates the rest time of an island's bodies from their velocities after the
 // solve, qdot (in the step's layout), and reports whether every one has now been at rest for
 // Config.SleepTime.
 func (s *Simulation) comesToRest(h float64, bodies []int, qdot []float64) bool {
 	cfg := &s.config
 	all := cfg.SleepTime > 0
+	for _, mi := range bodies {
+		if mi >= len(s.models) {
+			// Deformable bodies do not sleep yet, nor do the islands they are in.
+			return false
+		}
+	}
 	for _, mi := range bodies {
 		q := s.layout.Span(qdot, mi)
 		b := s.components[mi]
@@ -175,7 +211,9 @@ const maxContactRotation = 0.25 * math.Pi
 func (s *Simulation) rotationScale(h float64, bodies []int, qdot []float64) float64 {
 	scale := 1.0
 	for _, mi := range bodies {
-		if s.models[mi].round {
+		if mi >= len(s.models) || s.models[mi].round {
+			// A deformable body's angular velocity comes from its momentum after Advance
+			// (storeDeformable), which the scale could not reach; it is not bounded here.
 			continue
 		}
 		q := s.layout.Span(qdot, mi)

@@ -87,6 +87,9 @@ type Problem struct {
 	minv     []float64
 	rows     []float64
 	ndof     int
+	// chol is Validate's factorisation scratch for blocks larger than its stack buffer, kept so
+	// that validating a warm problem does not allocate.
+	chol []float64
 }
 
 // Reset empties the problem, keeping every buffer's capacity.
@@ -276,7 +279,7 @@ func (p *Problem) Validate() error {
 			if !choleskyOK(m, scratch[:n*n], n) {
 				return &InputError{Item: "block", Index: b, Field: "InvMass", Reason: "is not positive definite"}
 			}
-		} else if !choleskyOK(m, nil, n) {
+		} else if p.chol = growF(p.chol, n*n); !choleskyOK(m, p.chol, n) {
 			return &InputError{Item: "block", Index: b, Field: "InvMass", Reason: "is not positive definite"}
 		}
 		for i := bl.Offset; i < bl.Offset+n && !velocitiesFinite; i++ {

@@ -1,0 +1,130 @@
+package physics
+
+import (
+	"slices"
+
+	"github.com/go-gl/mathgl/mgl64"
+	"github.com/stagger-physics/stagger/collide"
+	"github.com/stagger-physics/stagger/ecs"
+)
+
+// deformContact is one contact of a reduced deformable body's surface sample with a collider,
+// found by the collider shape's signed distance at the sample (docs/architecture.md, Deformable
+// bodies). It persists from one step to the next in its model, keyed by (collider, sample), for
+// the warm start.
+type deformContact struct {
+	proxy  collide.ProxyID
+	other  ecs.Entity // the collider's entity
+	sample int32
+	// position is midway between the sample and the collider's surface, normal points from the
+	// collider to the sample, gap is the sample's signed distance; alpha and friction are the
+	// step's impulses (N·s), after the solve.
+	position, normal mgl64.Vec3
+	gap              float64
+	alpha            float64
+	friction         mgl64.Vec3
+}
+
+// deformCollision finds the contacts of the step's deformable bodies with the colliders of the
+// collision world. Its buffers are reused from step to step.
+type deformCollision struct {
+	ids     []collide.ProxyID
+	visitFn func(collide.ProxyID) bool
+}
+
+// visit collects a broad-phase entry the deformable's box overlaps.
+func (dc *deformCollision) visit(id collide.ProxyID) bool {
+	dc.ids = append(dc.ids, id)
+	return true
+}
+
+// collideDeformables lists the contacts of every deformable model with the colliders in the broad
+// phase, after the rigid bodies' (so that the contact list's rigid part is as it was without them).
+// Each sample of a deformable (a surface vertex, at its start-of-step position) is tested against
+// every collider whose broad-phase box meets the deformable's box — its samples' bounds fattened
+// by the look-ahead — by the collider shape's signed distance in the shape's frame; a sample
+// within margin plus both bodies' sweeps is a contact, with the shape's outward gradient as normal.
+// Deformable–deformable contacts are not found (docs/architecture.md, Deformable bodies).
+func (s *Simulation) collideDeformables(margin float64) {
+	c := s.collision
+	dc := &s.deformCol
+	if dc.visitFn == nil {
+		dc.visitFn = dc.visit
+	}
+	nr := len(s.models)
+	for j, m := range s.deformModels {
+		m.prev, m.contacts = m.contacts, m.prev[:0]
+		mi := nr + j
+		sweep := s.h * m.sampleSpeeds(s.layout.Span(s.qdotP, mi))
+		box := collide.AABB{Min: m.samples[0], Max: m.samples[0]}
+		for _, p := range m.samples[1:] {
+			box = box.AddPoint(p)
+		}
+		dc.ids = dc.ids[:0]
+		c.broad.Query(box.Expand(margin+sweep), dc.visitFn)
+		slices.Sort(dc.ids)
+		friction := s.deformables[j].Friction
+		old := 0
+		for _, id := range dc.ids {
+			rec := &c.proxies[id]
+			if !rec.alive || rec.seen != c.step {
+				continue
+			}
+			cb := &c.bodies[rec.body]
+			if cb.sensor {
+				continue // sensors report rigid colliders only, for now
+			}
+			look := margin + sweep + cb.sweep
+			mu := combineFriction(friction, cb.material[0])
+			for si, p := range m.samples {
+				local := cb.pose.ApplyInverse(p)
+				d, grad := cb.shape.SignedDistance(local)
+				if !(d <= look) {
+					continue
+				}
+				n := cb.pose.Rotate(grad)
+				pos := p.Sub(n.Mul(0.5 * d))
+				ct := deformContact{proxy: id, other: cb.entity, sample: int32(si), position: pos, normal: n, gap: d}
+				// Warm start from last step's contact of the same collider and sample: both lists
+				// are sorted by (proxy, sample).
+				for old < len(m.prev) && deformLess(&m.prev[old], &ct) {
+					old++
+				}
+				var warm contactImpulse
+				if old < len(m.prev) && m.prev[old].proxy == id && m.prev[old].sample == ct.sample && m.prev[old].other == ct.other {
+					warm = contactImpulse{normal: m.prev[old].alpha, friction: m.prev[old].friction}
+				}
+				k := len(m.contacts)
+				m.contacts = append(m.contacts, ct)
+				s.contacts.add(contactPoint{
+					pair: -1 - j, point: k,
+					a: cb.contactSide(pos), b: contactSide{model: mi, sample: int32(si)},
+					position: pos, normal: n, gap: d,
+					friction: mu, restitution: combineRestitution(cb.material[1], 0),
+					warm: warm,
+				})
+			}
+		}
+	}
+}
+
+// deformLess orders deformable contacts by (proxy, sample).
+func deformLess(x, y *deformContact) bool {
+	if x.proxy != y.proxy {
+		return x.proxy < y.proxy
+	}
+	return x.sample < y.sample
+}
+
+// storeDeformImpulses keeps the solve's impulse of every deformable contact of the list in its
+// model, for the next step's warm start and Simulation.Contacts.
+func (s *Simulation) storeDeformImpulses(impulses []contactImpulse) {
+	for i := range s.contacts.points {
+		p := &s.contacts.points[i]
+		if p.pair >= 0 {
+			continue
+		}
+		ct := &s.deformModels[-1-p.pair].contacts[p.point]
+		ct.alpha, ct.friction = impulses[i].normal, impulses[i].friction
+	}
+}
