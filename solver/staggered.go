@@ -26,6 +26,8 @@ import (
 //   - graceful degradation: the time budget, and the repair or settling of the final answer
 //     (finalProjection, dissipate.go).
 //
+// A subsequence whose contact projection is not exact ends the loop (solveSP).
+//
 // Two deliberate readings of Algorithm 1: MaxIters counts subsequences actually run (line 4's
 // "i < max_iters" would run max_iters−1), and an iterate that meets ε is kept even if an earlier
 // one had a smaller eq. 29 residual (it is the one the stopping test certified).
@@ -100,6 +102,13 @@ func (s *Solver) solveSP(start time.Time, maxIters int, joint bool) {
 		itStart := time.Now()
 		it, ok := s.subsequence(&l, i, itStart) // lines 5–8
 		if !ok || s.stopEarlier(&l, it) {
+			break
+		}
+		if !it.contactExact {
+			// The contact projection spent its whole budget without reaching ContactTol (an
+			// island too large to pivot, whose iterative projection stalls): every further
+			// subsequence would pay that again. The kept iterate stands; the final projection
+			// decides whether the answer is exact.
 			break
 		}
 		s.keepBest(&l, i, it) // lines 9–12
@@ -333,7 +342,11 @@ func (s *Solver) finalProjection(l *loopState) {
 		return // the kept α is already the exact P_C of the kept f
 	}
 	finalStart := time.Now()
-	s.projectContact(s.f, true)
+	if !s.projectContact(s.f, true) {
+		// Solve refuses an inexact answer (SolveError), and the caller solves the island another
+		// way: repairing its friction would only run more projections that stall in the same way.
+		return
+	}
 	switch {
 	case !s.st.Converged:
 		s.st.Repairs = s.makeDissipative(l.deadline, time.Since(finalStart))
