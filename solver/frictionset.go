@@ -104,6 +104,15 @@ func discQP(a, b, c, l1, l2, r float64) (float64, float64) {
 	if ln == 0 {
 		return 0, 0
 	}
+	// Most calls are sticking contacts, whose unconstrained minimiser lies inside the disc: test
+	// that first by Cramer's rule on a well-conditioned G (det ≥ 1e-14·tr², so e2 ≥ 1e-14·e1 as
+	// the eigen path below requires), before the eigen-decomposition that the rim needs.
+	if det, tr := a*c-b*b, a+c; det > 1e-14*tr*tr {
+		y1, y2 := (b*l2-c*l1)/det, (b*l1-a*l2)/det
+		if norm2(y1, y2) <= r {
+			return y1, y2
+		}
+	}
 	// Eigen-decomposition of the 2×2 G.
 	tr, df := 0.5*(a+c), 0.5*(a-c)
 	h := norm2(df, b)
@@ -136,7 +145,9 @@ func discQP(a, b, c, l1, l2, r float64) (float64, float64) {
 	if hi <= lo {
 		hi = lo + ln/r
 	}
-	lam := lo
+	// ‖y(λ)‖ ≥ ‖l‖/(e1+λ), so ψ ≤ 0 up to ‖l‖/r − e1: Newton may start there, from below the root
+	// as on a concave increasing ψ it must, and for an isotropic G that is the root itself.
+	lam := max(lo, ln/r-e1)
 	if e2+lam <= 0 {
 		lam = lo + 1e-12*max(hi-lo, tiny)
 	}
