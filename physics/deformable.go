@@ -133,16 +133,9 @@ func (d *ReducedDeformable) prepare() error {
 		return fieldError("ReducedDeformable.Alpha", "must be finite and ≥ 0, got %v", d.Alpha)
 	case !(d.Beta >= 0) || !finite(d.Beta):
 		return fieldError("ReducedDeformable.Beta", "must be finite and ≥ 0, got %v", d.Beta)
-	case !(d.Friction >= 0) || !finite(d.Friction):
-		return fieldError("ReducedDeformable.Friction", "must be finite and ≥ 0, got %v", d.Friction)
-	case !finiteVec(d.Position):
-		return fieldError("ReducedDeformable.Position", "not finite: %v", d.Position)
-	case !finiteQuat(d.Orientation):
-		return fieldError("ReducedDeformable.Orientation", "not finite: %v", d.Orientation)
-	case !finiteVec(d.LinearVelocity):
-		return fieldError("ReducedDeformable.LinearVelocity", "not finite: %v", d.LinearVelocity)
-	case !finiteVec(d.AngularVelocity):
-		return fieldError("ReducedDeformable.AngularVelocity", "not finite: %v", d.AngularVelocity)
+	}
+	if err := d.checkMotion(); err != nil {
+		return err
 	}
 	if err := d.Material.Validate(); err != nil {
 		return fieldError("ReducedDeformable.Material", "%v", err)
@@ -183,6 +176,24 @@ func (m *deformableModel) setFrame(d *ReducedDeformable) error {
 	return nil
 }
 
+// checkMotion validates the fields a game may change between steps: the frame's pose and
+// velocities, and the friction coefficient.
+func (d *ReducedDeformable) checkMotion() error {
+	switch {
+	case !(d.Friction >= 0) || !finite(d.Friction):
+		return fieldError("ReducedDeformable.Friction", "must be finite and ≥ 0, got %v", d.Friction)
+	case !finiteVec(d.Position):
+		return fieldError("ReducedDeformable.Position", "not finite: %v", d.Position)
+	case !finiteQuat(d.Orientation):
+		return fieldError("ReducedDeformable.Orientation", "not finite: %v", d.Orientation)
+	case !finiteVec(d.LinearVelocity):
+		return fieldError("ReducedDeformable.LinearVelocity", "not finite: %v", d.LinearVelocity)
+	case !finiteVec(d.AngularVelocity):
+		return fieldError("ReducedDeformable.AngularVelocity", "not finite: %v", d.AngularVelocity)
+	}
+	return nil
+}
+
 // check validates the frame fields a game may have changed since the last step and hands them to
 // the model.
 func (d *ReducedDeformable) check() error {
@@ -195,17 +206,8 @@ func (d *ReducedDeformable) check() error {
 	if d.Orientation == (mgl64.Quat{}) {
 		d.Orientation = mgl64.QuatIdent()
 	}
-	switch {
-	case !finiteVec(d.Position):
-		return fieldError("ReducedDeformable.Position", "not finite: %v", d.Position)
-	case !finiteQuat(d.Orientation):
-		return fieldError("ReducedDeformable.Orientation", "not finite: %v", d.Orientation)
-	case !finiteVec(d.LinearVelocity):
-		return fieldError("ReducedDeformable.LinearVelocity", "not finite: %v", d.LinearVelocity)
-	case !finiteVec(d.AngularVelocity):
-		return fieldError("ReducedDeformable.AngularVelocity", "not finite: %v", d.AngularVelocity)
-	case !(d.Friction >= 0) || !finite(d.Friction):
-		return fieldError("ReducedDeformable.Friction", "must be finite and ≥ 0, got %v", d.Friction)
+	if err := d.checkMotion(); err != nil {
+		return err
 	}
 	if err := d.model.setFrame(d); err != nil {
 		return err
