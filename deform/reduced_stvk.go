@@ -256,7 +256,7 @@ func (w *strainWeight) apply(v *[6]float64, s float64) {
 // uses the model's scratch, so one model serves one goroutine at a time. It refuses a q, force or
 // tangent of the wrong length and a non-finite q, changing nothing then.
 func (rs *ReducedStVK) Evaluate(q, force, tangent []float64) error {
-	r, np := rs.r, rs.np
+	r := rs.r
 	switch {
 	case len(q) != r:
 		return fmt.Errorf("deform: ReducedStVK.Evaluate q: length %d, want %d", len(q), r)
@@ -270,23 +270,7 @@ func (rs *ReducedStVK) Evaluate(q, force, tangent []float64) error {
 			return fmt.Errorf("deform: ReducedStVK.Evaluate q[%d]: not finite", i)
 		}
 	}
-	for p := 0; p < np; p++ {
-		rs.s[p] = q[rs.pairI[p]] * q[rs.pairJ[p]]
-	}
-	for p := 0; p < np; p++ {
-		row := rs.rw[p*np : (p+1)*np]
-		t := 0.0
-		for k, s := range rs.s {
-			t += row[k] * s
-		}
-		rs.t[p] = t
-		qrow := rs.qm[p*r : (p+1)*r]
-		u := 0.0
-		for k, x := range q {
-			u += qrow[k] * x
-		}
-		rs.u[p] = u
-	}
+	rs.contract(q)
 	for i := 0; i < r; i++ {
 		f := 0.0
 		for j := 0; j < r; j++ {
@@ -300,4 +284,49 @@ func (rs *ReducedStVK) Evaluate(q, force, tangent []float64) error {
 		force[i] = f
 	}
 	return nil
+}
+
+// Energy returns the reduced elastic energy W(q) = W(U q) = q·(½P + ⅓U(q) + ¼T(q)) q, J. It uses
+// the model's scratch like Evaluate and refuses a q of the wrong length or not finite.
+func (rs *ReducedStVK) Energy(q []float64) (float64, error) {
+	r := rs.r
+	if len(q) != r {
+		return 0, fmt.Errorf("deform: ReducedStVK.Energy q: length %d, want %d", len(q), r)
+	}
+	for i, x := range q {
+		if !finite(x) {
+			return 0, fmt.Errorf("deform: ReducedStVK.Energy q[%d]: not finite", i)
+		}
+	}
+	rs.contract(q)
+	w := 0.0
+	for i := 0; i < r; i++ {
+		for j := 0; j < r; j++ {
+			pij := pairIndex(i, j)
+			w += (rs.p[i*r+j]/2 + rs.u[pij]/3 + rs.t[pij]/4) * q[i] * q[j]
+		}
+	}
+	return w, nil
+}
+
+// contract sets the scratch U(q) and T(q), per pair.
+func (rs *ReducedStVK) contract(q []float64) {
+	np := rs.np
+	for p := 0; p < np; p++ {
+		rs.s[p] = q[rs.pairI[p]] * q[rs.pairJ[p]]
+	}
+	for p := 0; p < np; p++ {
+		row := rs.rw[p*np : (p+1)*np]
+		t := 0.0
+		for k, s := range rs.s {
+			t += row[k] * s
+		}
+		rs.t[p] = t
+		qrow := rs.qm[p*rs.r : (p+1)*rs.r]
+		u := 0.0
+		for k, x := range q {
+			u += qrow[k] * x
+		}
+		rs.u[p] = u
+	}
 }
