@@ -316,12 +316,7 @@ func (rs *ReducedStVK) contract(q []float64) {
 		rs.s[p] = q[rs.pairI[p]] * q[rs.pairJ[p]]
 	}
 	for p := 0; p < np; p++ {
-		row := rs.rw[p*np : (p+1)*np]
-		t := 0.0
-		for k, s := range rs.s {
-			t += row[k] * s
-		}
-		rs.t[p] = t
+		rs.t[p] = dot4(rs.rw[p*np:(p+1)*np], rs.s)
 		qrow := rs.qm[p*rs.r : (p+1)*rs.r]
 		u := 0.0
 		for k, x := range q {
@@ -329,4 +324,22 @@ func (rs *ReducedStVK) contract(q []float64) {
 		}
 		rs.u[p] = u
 	}
+}
+
+// dot4 returns xᵀy (len(y) ≥ len(x)) with four partial sums, which the processor pipelines: the
+// O(r⁴) contraction of R is nearly all of a reduced evaluation's time.
+func dot4(x, y []float64) float64 {
+	y = y[:len(x)]
+	var s0, s1, s2, s3 float64
+	k := 0
+	for ; k+4 <= len(x); k += 4 {
+		s0 += x[k] * y[k]
+		s1 += x[k+1] * y[k+1]
+		s2 += x[k+2] * y[k+2]
+		s3 += x[k+3] * y[k+3]
+	}
+	for ; k < len(x); k++ {
+		s0 += x[k] * y[k]
+	}
+	return (s0 + s1) + (s2 + s3)
 }
