@@ -33,7 +33,8 @@ const (
 //
 // solved by Newton's method on v with the r × r Jacobian I + h D + h² K̃(q_n + h v). It is
 // unconditionally stable for the linear part and dissipates energy; contact comes later, in
-// the physics package.
+// the physics package. Under strong compression StVK's K̃ can lose definiteness, and β K̃ then
+// feeds energy into those directions; α and the step's own dissipation usually outweigh it.
 type ReducedBody struct {
 	model       *ReducedStVK
 	r, n        int
