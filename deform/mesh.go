@@ -18,7 +18,8 @@ const minTetQuality = 1e-6
 
 // TetMesh is a tetrahedral mesh: vertices in the rest frame and tetrahedra as four vertex indices,
 // each positively oriented ((v1−v0)·((v2−v0)×(v3−v0)) > 0). Build it with NewTetMesh or a
-// generator (NewBoxMesh), which validate it; it is immutable afterwards.
+// generator (NewBoxMesh, NewSphereMesh, NewCapsuleMesh, VoxelizeSurface) or loader (LoadTetGen),
+// which validate it; it is immutable afterwards.
 type TetMesh struct {
 	vertices []mgl64.Vec3
 	tets     [][4]int32
