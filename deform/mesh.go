@@ -18,7 +18,8 @@ const minTetQuality = 1e-6
 
 // TetMesh is a tetrahedral mesh: vertices in the rest frame and tetrahedra as four vertex indices,
 // each positively oriented ((v1−v0)·((v2−v0)×(v3−v0)) > 0). Build it with NewTetMesh or a
-// generator (NewBoxMesh), which validate it; it is immutable afterwards.
+// generator (NewBoxMesh, NewSphereMesh, NewCapsuleMesh, VoxelizeSurface) or loader (LoadTetGen),
+// which validate it; it is immutable afterwards.
 type TetMesh struct {
 	vertices []mgl64.Vec3
 	tets     [][4]int32
@@ -53,18 +54,8 @@ func NewTetMesh(vertices []mgl64.Vec3, tets [][4]int32) (*TetMesh, error) {
 			}
 		}
 		p := [4]mgl64.Vec3{vertices[t[0]], vertices[t[1]], vertices[t[2]], vertices[t[3]]}
-		vol := signedVolume(p)
-		edge := 0.0
-		for a := 0; a < 4; a++ {
-			for b := 0; b < a; b++ {
-				edge = math.Max(edge, p[a].Sub(p[b]).Len())
-			}
-		}
-		switch {
-		case vol < 0:
-			return nil, fmt.Errorf("deform: tetrahedron %d: inverted (volume %.3g m³); list its vertices the other way round", i, vol)
-		case !(vol > minTetQuality*edge*edge*edge):
-			return nil, fmt.Errorf("deform: tetrahedron %d: degenerate (volume %.3g m³ for a longest edge of %.3g m)", i, vol, edge)
+		if err := checkTetShape(p); err != nil {
+			return nil, fmt.Errorf("deform: tetrahedron %d: %v", i, err)
 		}
 	}
 	return &TetMesh{vertices: append([]mgl64.Vec3(nil), vertices...), tets: append([][4]int32(nil), tets...)}, nil
@@ -98,6 +89,25 @@ func (m *TetMesh) Volume() float64 {
 func (m *TetMesh) corners(i int) [4]mgl64.Vec3 {
 	t := m.tets[i]
 	return [4]mgl64.Vec3{m.vertices[t[0]], m.vertices[t[1]], m.vertices[t[2]], m.vertices[t[3]]}
+}
+
+// checkTetShape refuses an inverted tetrahedron and a degenerate one (volume at most
+// minTetQuality times its longest edge cubed); the error does not name the element.
+func checkTetShape(p [4]mgl64.Vec3) error {
+	vol := signedVolume(p)
+	edge := 0.0
+	for a := 0; a < 4; a++ {
+		for b := 0; b < a; b++ {
+			edge = math.Max(edge, p[a].Sub(p[b]).Len())
+		}
+	}
+	switch {
+	case vol < 0:
+		return fmt.Errorf("inverted (volume %.3g m³); list its vertices the other way round", vol)
+	case !(vol > minTetQuality*edge*edge*edge):
+		return fmt.Errorf("degenerate (volume %.3g m³ for a longest edge of %.3g m)", vol, edge)
+	}
+	return nil
 }
 
 // signedVolume is (p1−p0)·((p2−p0)×(p3−p0))/6.
