@@ -442,6 +442,10 @@ func (b *ModalBody) ElasticEnergy() float64 {
 	return e
 }
 
+// CentreOfMass returns the body's centre of mass, m: the frame's origin, which mean-axis modes do
+// not move.
+func (b *ModalBody) CentreOfMass() mgl64.Vec3 { return b.position }
+
 // LinearMomentum returns m v, kg·m/s.
 func (b *ModalBody) LinearMomentum() mgl64.Vec3 { return b.velocity.Mul(b.mass) }
 

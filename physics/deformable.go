@@ -1,6 +1,7 @@
 package physics
 
 import (
+	"fmt"
 	"math"
 
 	"github.com/go-gl/mathgl/mgl64"
@@ -40,6 +41,11 @@ type ReducedDeformable struct {
 	// Alpha (1/s) and Beta (s) are the Rayleigh damping factors: mode k is damped by
 	// α + β ω_k².
 	Alpha, Beta float64
+	// Held lists mesh vertices held fixed, as a cantilever's root is clamped. Empty: the body is
+	// free. Otherwise it is anchored: its frame stays where Position and Orientation put it (its
+	// velocities must be zero), its modes are those of the mesh with these vertices held
+	// (deform.LowestModes, deform.HeldBody), and only the modes move; the held vertices never do.
+	Held []int32
 
 	// Position of the centre of mass in the world, m.
 	Position mgl64.Vec3
@@ -127,7 +133,7 @@ func (d *ReducedDeformable) prepare() error {
 	switch {
 	case d.Mesh == nil:
 		return fieldError("ReducedDeformable.Mesh", "is nil")
-	case d.Modes < 1 || d.Modes > 3*d.Mesh.NumVertices()-6:
+	case len(d.Held) == 0 && (d.Modes < 1 || d.Modes > 3*d.Mesh.NumVertices()-6):
 		return fieldError("ReducedDeformable.Modes", "must be in [1, %d] (3 per vertex less the 6 rigid modes), got %d", 3*d.Mesh.NumVertices()-6, d.Modes)
 	case !(d.Alpha >= 0) || !finite(d.Alpha):
 		return fieldError("ReducedDeformable.Alpha", "must be finite and ≥ 0, got %v", d.Alpha)
@@ -145,13 +151,20 @@ func (d *ReducedDeformable) prepare() error {
 	if err != nil {
 		return fieldError("ReducedDeformable.Mesh", "%v", err)
 	}
-	modes, err := deform.FreeModes(d.Mesh, k, mass, d.Modes, deformableModeTolerance, deformableModeIterations)
-	if err != nil {
-		return fieldError("ReducedDeformable.Mesh", "free modes: %v", err)
-	}
-	body, err := deform.NewModalBody(d.Mesh, mass, modes, d.Alpha, d.Beta)
-	if err != nil {
-		return fieldError("ReducedDeformable.Mesh", "%v", err)
+	var body reducedBody
+	if len(d.Held) > 0 {
+		body, err = d.heldBody(k, mass)
+		if err != nil {
+			return err
+		}
+	} else {
+		modes, err := deform.FreeModes(d.Mesh, k, mass, d.Modes, deformableModeTolerance, deformableModeIterations)
+		if err != nil {
+			return fieldError("ReducedDeformable.Mesh", "free modes: %v", err)
+		}
+		if body, err = deform.NewModalBody(d.Mesh, mass, modes, d.Alpha, d.Beta); err != nil {
+			return fieldError("ReducedDeformable.Mesh", "%v", err)
+		}
 	}
 	surface, triangles := d.Mesh.Surface()
 	d.model = newDeformableModel(body, surface, triangles)
@@ -160,6 +173,42 @@ func (d *ReducedDeformable) prepare() error {
 	}
 	d.written = d.frame()
 	return nil
+}
+
+// heldBody validates Held and the frame's velocities of an anchored body and returns its model,
+// with the modes of the mesh held at Held.
+func (d *ReducedDeformable) heldBody(k *deform.BlockMatrix, mass []float64) (*deform.HeldBody, error) {
+	nv := d.Mesh.NumVertices()
+	fixed := make([]bool, nv)
+	free := nv
+	for i, a := range d.Held {
+		if a < 0 || int(a) >= nv {
+			return nil, fieldError(fmt.Sprintf("ReducedDeformable.Held[%d]", i), "vertex %d out of range [0, %d)", a, nv)
+		}
+		if !fixed[a] {
+			fixed[a] = true
+			free--
+		}
+	}
+	switch {
+	case free == 0:
+		return nil, fieldError("ReducedDeformable.Held", "holds every vertex: nothing can move")
+	case d.Modes < 1 || d.Modes > 3*free:
+		return nil, fieldError("ReducedDeformable.Modes", "must be in [1, %d] (3 per free vertex), got %d", 3*free, d.Modes)
+	case d.LinearVelocity != (mgl64.Vec3{}):
+		return nil, fieldError("ReducedDeformable.LinearVelocity", "must be zero for a held body, got %v", d.LinearVelocity)
+	case d.AngularVelocity != (mgl64.Vec3{}):
+		return nil, fieldError("ReducedDeformable.AngularVelocity", "must be zero for a held body, got %v", d.AngularVelocity)
+	}
+	modes, err := deform.LowestModes(k, mass, fixed, d.Modes, deformableModeTolerance, deformableModeIterations)
+	if err != nil {
+		return nil, fieldError("ReducedDeformable.Mesh", "held modes: %v", err)
+	}
+	body, err := deform.NewHeldBody(d.Mesh, mass, modes, d.Alpha, d.Beta)
+	if err != nil {
+		return nil, fieldError("ReducedDeformable.Mesh", "%v", err)
+	}
+	return body, nil
 }
 
 // setFrame gives the model d's frame state, keeping the modal state.
@@ -299,7 +348,16 @@ func (d *ReducedDeformable) ElasticEnergy() float64 {
 	return d.model.body.ElasticEnergy()
 }
 
-// LinearMomentum returns m v, kg·m/s.
+// CentreOfMass returns the deformed body's centre of mass, m: Position for a free body, whose
+// modes do not move it; for a held body, Position moved by the modes' share.
+func (d *ReducedDeformable) CentreOfMass() mgl64.Vec3 {
+	if d.model == nil {
+		return d.Position
+	}
+	return d.model.body.CentreOfMass()
+}
+
+// LinearMomentum returns Σ m ẋ over the mesh, kg·m/s (m v for a free body).
 func (d *ReducedDeformable) LinearMomentum() mgl64.Vec3 {
 	if d.model == nil {
 		return mgl64.Vec3{}

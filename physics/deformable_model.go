@@ -13,9 +13,12 @@ import (
 // step to step — its surface samples and their contacts' impulses, for the warm start. It lives as
 // long as its ReducedDeformable component and is reached through it.
 type deformableModel struct {
-	body *deform.ModalBody
-	n    int // 6 + r
+	body reducedBody
+	n    int // 6 + r, or r for a held body
 	mass float64
+	// held is the deform.HeldBody of an anchored body (nil for a free one): its frame does not
+	// move, and its generalised velocity is ż alone.
+	held *deform.HeldBody
 
 	// surface lists the mesh vertices that are the body's contact samples and the rendered surface's
 	// vertices; a sample's id is its index here. triangles index into surface.
@@ -37,16 +40,49 @@ type deformableModel struct {
 	err error
 }
 
+// reducedBody is what the step needs of a reduced deformable's modal model: deform.ModalBody for a
+// free body, deform.HeldBody for one held at some of its vertices. Vectors have DoFs() entries and
+// Jacobians 3 × DoFs().
+type reducedBody interface {
+	DoFs() int
+	NumModes() int
+	Mass() float64
+	MassMatrix(dst []float64)
+	PointJacobian(p deform.MaterialPoint, dst []float64) error
+	Position(p deform.MaterialPoint) (mgl64.Vec3, error)
+	PredictVelocity(h float64, g mgl64.Vec3, dst []float64) error
+	Advance(h float64, qdot, impulse []float64) error
+	State(dst *deform.ModalState)
+	SetState(s deform.ModalState) error
+	Velocity(dst []float64)
+	KineticEnergy() float64
+	ElasticEnergy() float64
+	CentreOfMass() mgl64.Vec3
+	LinearMomentum() mgl64.Vec3
+	AngularMomentum() mgl64.Vec3
+}
+
 // newDeformableModel wraps body, whose surface samples are the mesh vertices surface.
-func newDeformableModel(body *deform.ModalBody, surface []int32, triangles [][3]int32) *deformableModel {
-	n := body.DoFs()
+func newDeformableModel(body reducedBody, surface []int32, triangles [][3]int32) *deformableModel {
+	n, r := body.DoFs(), body.NumModes()
+	held, _ := body.(*deform.HeldBody)
 	return &deformableModel{
-		body: body, n: n, mass: body.Mass(), surface: surface, triangles: triangles,
+		body: body, n: n, mass: body.Mass(), held: held, surface: surface, triangles: triangles,
 		samples: make([]mgl64.Vec3, len(surface)),
 		massBuf: make([]float64, n*n), chol: make([]float64, n*n), jac: make([]float64, 3*n),
-		state: deform.ModalState{Z: make([]float64, n-6), ZDot: make([]float64, n-6)},
-		saved: deform.ModalState{Z: make([]float64, n-6), ZDot: make([]float64, n-6)},
+		state: deform.ModalState{Z: make([]float64, r), ZDot: make([]float64, r)},
+		saved: deform.ModalState{Z: make([]float64, r), ZDot: make([]float64, r)},
 	}
+}
+
+// gravityWork returns the potential energy, J, that the generalised displacement dq adds in
+// gravity g: −m g·dx for a free body (the modes do not move its centre of mass), −g·R Σ_a m_a Φ_a dz
+// for a held one.
+func (d *deformableModel) gravityWork(g mgl64.Vec3, dq []float64) float64 {
+	if d.held != nil {
+		return -g.Dot(d.held.MomentShift(dq))
+	}
+	return -d.mass * (g[0]*dq[0] + g[1]*dq[1] + g[2]*dq[2])
 }
 
 // DoFs implements BodyModel: 6 + r.
@@ -151,12 +187,22 @@ func (d *deformableModel) Advance(h float64, qdot, impulse []float64) {
 	d.err = d.body.Advance(h, qdot, impulse)
 }
 
-// Displace implements BodyModel: the frame moves by dq's linear part and turns by the Cayley map of
+// Displace implements BodyModel: the frame of a free body moves by dq's linear part and turns by the Cayley map of
 // its angular part (a world rotation vector), and the modal coordinates move by its modal part.
 // The velocities keep their body-frame values, as a rigid body's do (rigidModel.Displace).
 func (d *deformableModel) Displace(dq []float64) {
 	st := &d.state
 	d.body.State(st)
+	if d.held != nil {
+		// Only the modes move.
+		for k := range st.Z {
+			st.Z[k] += dq[k]
+		}
+		if err := d.body.SetState(*st); err != nil {
+			d.err = err
+		}
+		return
+	}
 	st.Position = st.Position.Add(mgl64.Vec3{dq[0], dq[1], dq[2]})
 	q := st.Orientation
 	wBody := q.Conjugate().Rotate(st.AngularVelocity)

@@ -85,6 +85,10 @@ func (wk *islandWorker) separate(cs *contactStage, bodies, contacts []int, qdot 
 			return false, 0
 		}
 		copy(in.layout.Span(cs.shift, mi), dq)
+		if mi >= len(in.models) {
+			work += in.deformables[mi-len(in.models)].gravityWork(g, dq)
+			continue
+		}
 		work -= in.mass(mi) * in.gravityScale(mi) * (g[0]*dq[0] + g[1]*dq[1] + g[2]*dq[2])
 	}
 	return true, work

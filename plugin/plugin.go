@@ -17,7 +17,8 @@ type Config struct {
 	// Physics is the simulation's configuration.
 	Physics physics.Config
 	// AutoVisuals gives every entity that has a RigidBody and a Collider but no Visual a mesh of its
-	// shape, added under the scene node, and removes it when the entity is despawned.
+	// shape, and every ReducedDeformable without a DeformableVisual a mesh of its surface, added
+	// under the scene node, and removes them when the entity is despawned.
 	AutoVisuals bool
 }
 
@@ -38,8 +39,8 @@ func New(scene core.INode, config Config) *Plugin {
 	return &Plugin{scene: scene, config: config}
 }
 
-// Build implements ecs.Plugin: it adds the physics plugin, registers Visual, and adds the sync
-// system to the post-update stage.
+// Build implements ecs.Plugin: it adds the physics plugin, registers Visual and DeformableVisual,
+// and adds the sync system to the post-update stage.
 func (p *Plugin) Build(app *ecs.App) error {
 	if p.scene == nil {
 		return errors.New("plugin: the scene node is nil")
@@ -48,6 +49,9 @@ func (p *Plugin) Build(app *ecs.App) error {
 		return err
 	}
 	if err := ecs.Register[Visual](app.World); err != nil {
+		return err
+	}
+	if err := ecs.Register[DeformableVisual](app.World); err != nil {
 		return err
 	}
 	s, err := newSyncer(app.World, p.scene, p.config.AutoVisuals)

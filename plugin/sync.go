@@ -10,8 +10,9 @@ import (
 
 // autoVisual is a node the plugin made for an entity and must remove when the entity is gone.
 type autoVisual struct {
-	entity ecs.Entity
-	node   core.INode
+	entity     ecs.Entity
+	node       core.INode
+	deformable bool // the node is a DeformableVisual's mesh, not a Visual's
 }
 
 // syncer copies body poses into g3n nodes, and manages automatic visuals.
@@ -25,6 +26,14 @@ type syncer struct {
 	made    []autoVisual
 	poseFn  func(ecs.Entity, *physics.RigidBody, *Visual)
 	findFn  func(ecs.Entity, *physics.RigidBody, *physics.Collider)
+
+	// shaped and deformables are the deformable bodies with and without regard to a visual;
+	// bareDeform collects those without one for the automatic visuals.
+	shaped      *ecs.Query2[physics.ReducedDeformable, DeformableVisual]
+	deformables *ecs.Query1[physics.ReducedDeformable]
+	bareDeform  []ecs.Entity
+	shapeFn     func(ecs.Entity, *physics.ReducedDeformable, *DeformableVisual)
+	findDefFn   func(ecs.Entity, *physics.ReducedDeformable)
 }
 
 func newSyncer(w *ecs.World, scene core.INode, auto bool) (*syncer, error) {
@@ -36,9 +45,19 @@ func newSyncer(w *ecs.World, scene core.INode, auto bool) (*syncer, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &syncer{world: w, scene: scene, auto: auto, posed: posed, bodies: bodies}
+	shaped, err := ecs.NewQuery2[physics.ReducedDeformable, DeformableVisual](w)
+	if err != nil {
+		return nil, err
+	}
+	deformables, err := ecs.NewQuery1[physics.ReducedDeformable](w)
+	if err != nil {
+		return nil, err
+	}
+	s := &syncer{world: w, scene: scene, auto: auto, posed: posed, bodies: bodies, shaped: shaped, deformables: deformables}
 	s.poseFn = s.pose
 	s.findFn = s.findMissing
+	s.shapeFn = s.shape
+	s.findDefFn = s.findBareDeformable
 	return s, nil
 }
 
@@ -49,7 +68,17 @@ func (s *syncer) run(w *ecs.World) error {
 			return err
 		}
 	}
-	return s.posed.Each(s.poseFn)
+	if err := s.posed.Each(s.poseFn); err != nil {
+		return err
+	}
+	return s.shaped.Each(s.shapeFn)
+}
+
+// shape writes one deformable body's deformed surface into its mesh.
+func (s *syncer) shape(_ ecs.Entity, d *physics.ReducedDeformable, v *DeformableVisual) {
+	if v.Mesh != nil {
+		v.Mesh.Update(d)
+	}
 }
 
 // pose copies one body's pose into its node. A non-finite pose is never written.
@@ -68,7 +97,7 @@ func (s *syncer) pose(_ ecs.Entity, b *physics.RigidBody, v *Visual) {
 func (s *syncer) updateAutoVisuals() error {
 	kept := s.made[:0]
 	for _, a := range s.made {
-		if s.world.Alive(a.entity) && ecs.Has[Visual](s.world, a.entity) {
+		if s.world.Alive(a.entity) && (!a.deformable && ecs.Has[Visual](s.world, a.entity) || a.deformable && ecs.Has[DeformableVisual](s.world, a.entity)) {
 			kept = append(kept, a)
 			continue
 		}
@@ -92,7 +121,30 @@ func (s *syncer) updateAutoVisuals() error {
 		}
 		s.made = append(s.made, autoVisual{entity: e, node: node})
 	}
+	s.bareDeform = s.bareDeform[:0]
+	if err := s.deformables.Each(s.findDefFn); err != nil {
+		return err
+	}
+	for _, e := range s.bareDeform {
+		d, _ := ecs.Get[physics.ReducedDeformable](s.world, e)
+		mesh, err := NewDeformableMesh(d, materialFor(e))
+		if err != nil {
+			continue // a body not added through physics has no surface to draw
+		}
+		s.scene.GetNode().Add(mesh)
+		if err := ecs.Add(s.world, e, DeformableVisual{Mesh: mesh}); err != nil {
+			return err
+		}
+		s.made = append(s.made, autoVisual{entity: e, node: mesh, deformable: true})
+	}
 	return nil
+}
+
+// findBareDeformable collects deformable bodies without a visual.
+func (s *syncer) findBareDeformable(e ecs.Entity, _ *physics.ReducedDeformable) {
+	if !ecs.Has[DeformableVisual](s.world, e) {
+		s.bareDeform = append(s.bareDeform, e)
+	}
 }
 
 // findMissing collects bodies with a collider and no visual.

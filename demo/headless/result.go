@@ -50,7 +50,14 @@ type Result struct {
 	MaxPenetrationLate float64 `json:"max_penetration_late"`
 	Slide              float64 `json:"slide"`
 	SlideExpected      float64 `json:"slide_expected"`
-	EnergyRise         float64 `json:"energy_rise"`
+	// FreqHz and FreqExpectedHz are the beam scene's first bending frequency, from the crossings
+	// of the tip's height about its mean, and Euler–Bernoulli's; SagM and SagExpectedM the tip's
+	// mean sag and Euler–Bernoulli's static deflection wL⁴/(8EI). Only the beam scene sets them.
+	FreqHz         float64 `json:"freq_hz,omitempty"`
+	FreqExpectedHz float64 `json:"freq_expected_hz,omitempty"`
+	SagM           float64 `json:"sag_m,omitempty"`
+	SagExpectedM   float64 `json:"sag_expected_m,omitempty"`
+	EnergyRise     float64 `json:"energy_rise"`
 	// SeparationWork sums physics.StepStats.SeparationWork over the run: the potential energy, J,
 	// that the separation of overlaps added; energy_rise leaves it out.
 	SeparationWork float64 `json:"separation_work"`

@@ -34,8 +34,14 @@ func Run(o Options, sc scenes.Scene, p scenes.Params, progress io.Writer) (Resul
 	if err != nil {
 		return Result{}, err
 	}
+	deformables, err := ecs.NewQuery1[physics.ReducedDeformable](app.World)
+	if err != nil {
+		return Result{}, err
+	}
 	sim, _ := physics.SimulationOf(app.World)
 	m := newMeter(app.World, bodies, cfg.Gravity)
+	m.deformables, m.deformFn = deformables, m.measureDeformable
+	beam := newBeamMeter(app.World)
 	steps := int(math.Round(o.Seconds / o.Dt))
 	times := make([]float64, 0, steps)
 	phases := make([]physics.PhaseTimes, 0, steps)
@@ -88,6 +94,7 @@ func Run(o Options, sc scenes.Scene, p scenes.Params, progress io.Writer) (Resul
 		if err := m.measure(st.SeparationWork); err != nil {
 			return res, err
 		}
+		beam.measure()
 		bar.update(i + 1)
 	}
 	bar.finish()
@@ -118,8 +125,9 @@ func Run(o Options, sc scenes.Scene, p scenes.Params, progress io.Writer) (Resul
 	}
 	res.NonFinite = res.NonFinite || m.nonFinite
 	// Counted at the end, so that the bodies a scene's script spawned are included.
-	res.Bodies = bodies.Count()
+	res.Bodies = bodies.Count() + deformables.Count()
 	res.Slide, res.SlideExpected = slideOf(app.World, float64(steps)*o.Dt)
+	res.FreqHz, res.FreqExpectedHz, res.SagM, res.SagExpectedM = beam.result(o.Dt)
 	res.Hash = m.hash()
 	return res, nil
 }
@@ -150,16 +158,19 @@ const (
 
 // meter measures drift, drop, height, energy and finiteness over the run.
 type meter struct {
-	world      *ecs.World
-	bodies     *ecs.Query1[physics.RigidBody]
-	gravity    mgl64.Vec3
-	origin     map[ecs.Entity]mgl64.Vec3 // the dynamic bodies present at the start
-	energy     float64
-	maxShift   float64
-	maxDrop    float64
-	minZ       float64
-	energyRise float64
-	nonFinite  bool
+	world       *ecs.World
+	bodies      *ecs.Query1[physics.RigidBody]
+	deformables *ecs.Query1[physics.ReducedDeformable] // nil: none
+	modal, z    []float64                              // scratch for the deformables' states
+	deformFn    func(ecs.Entity, *physics.ReducedDeformable)
+	gravity     mgl64.Vec3
+	origin      map[ecs.Entity]mgl64.Vec3 // the dynamic bodies present at the start
+	energy      float64
+	maxShift    float64
+	maxDrop     float64
+	minZ        float64
+	energyRise  float64
+	nonFinite   bool
 }
 
 func newMeter(w *ecs.World, bodies *ecs.Query1[physics.RigidBody], g mgl64.Vec3) *meter {
@@ -220,6 +231,9 @@ func (m *meter) measure(separationWork float64) error {
 	if err != nil {
 		return err
 	}
+	if err := m.deformables.Each(m.deformFn); err != nil {
+		return err
+	}
 	e, err := physics.Energy(m.world, m.gravity)
 	if err != nil {
 		return err
@@ -229,14 +243,47 @@ func (m *meter) measure(separationWork float64) error {
 	return nil
 }
 
-// hash returns the SHA-256 of every body's state, as float64 bits in query order.
+// measureDeformable checks a deformable body's frame and modal state for non-finite values and
+// takes its lowest surface point into min_z.
+func (m *meter) measureDeformable(_ ecs.Entity, d *physics.ReducedDeformable) {
+	for _, x := range m.deformableState(d) {
+		if math.IsNaN(x) || math.IsInf(x, 0) {
+			m.nonFinite = true
+		}
+	}
+	if z := d.Position[2]; !math.IsNaN(z) {
+		m.minZ = math.Min(m.minZ, z)
+	}
+}
+
+// deformableState lists a deformable body's frame state (as stateOf) and then its modal
+// coordinates and velocities, in m.modal.
+func (m *meter) deformableState(d *physics.ReducedDeformable) []float64 {
+	p, q, v, w := d.Position, d.Orientation, d.LinearVelocity, d.AngularVelocity
+	m.modal = append(m.modal[:0], p[0], p[1], p[2], q.W, q.V[0], q.V[1], q.V[2], v[0], v[1], v[2], w[0], w[1], w[2])
+	m.z = d.Modal(m.z)
+	m.modal = append(m.modal, m.z...)
+	m.z = d.ModalVelocities(m.z)
+	return append(m.modal, m.z...)
+}
+
+// hash returns the SHA-256 of every body's state, as float64 bits in query order: the rigid
+// bodies', then the deformable bodies' frames and modal states.
 func (m *meter) hash() string {
 	h := sha256.New()
 	var buf [8]byte
+	put := func(x float64) {
+		binary.LittleEndian.PutUint64(buf[:], math.Float64bits(x))
+		h.Write(buf[:])
+	}
 	_ = m.bodies.Each(func(_ ecs.Entity, b *physics.RigidBody) {
 		for _, x := range stateOf(b) {
-			binary.LittleEndian.PutUint64(buf[:], math.Float64bits(x))
-			h.Write(buf[:])
+			put(x)
+		}
+	})
+	_ = m.deformables.Each(func(_ ecs.Entity, d *physics.ReducedDeformable) {
+		for _, x := range m.deformableState(d) {
+			put(x)
 		}
 	})
 	return hex.EncodeToString(h.Sum(nil))

@@ -74,3 +74,7 @@ func BenchmarkScenePile100(b *testing.B) { benchScene(b, "pile", 100) }
 // BenchmarkSceneImpact is the 3-level card house from the step after its script drops the five
 // blocks (1 s) on, while they strike it and it falls (no sleeping).
 func BenchmarkSceneImpact(b *testing.B) { benchScene(b, "impact", 0) }
+
+// BenchmarkSceneJelly is the jelly scene's 10 deformable blocks from their second second on, as
+// they land, wobble and settle on their boxes.
+func BenchmarkSceneJelly(b *testing.B) { benchScene(b, "jelly", 10) }
