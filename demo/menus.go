@@ -38,6 +38,9 @@ type gameUI struct {
 	bannerStars         *gui.Label
 	goal                *gui.Label
 	hudStars            *gui.Label
+	// width and height are the window's size at the last layout, for placing a panel whose text
+	// changed since.
+	width, height int
 }
 
 // newMenu returns a hidden panel with a title and a column of buttons, and its title label.
@@ -136,12 +139,13 @@ func goalName(k goalKind) string {
 }
 
 // layoutUI places the panels for a window of w × h pixels: menus in the middle, a little high, the
-// goal under the HUD.
+// goal near the bottom, clear of the structure.
 func (g *game) layoutUI(w, h int) {
+	g.ui.width, g.ui.height = w, h
 	for _, p := range []*gui.Panel{g.ui.start, g.ui.menu, g.ui.banner} {
 		p.SetPosition((float32(w)-p.Width())/2, (float32(h)-p.Height())/3)
 	}
-	g.ui.goal.SetPosition((float32(w)-g.ui.goal.Width())/2, float32(h)/6)
+	g.ui.goal.SetPosition((float32(w)-g.ui.goal.Width())/2, float32(h)*11/12-g.ui.goal.Height())
 }
 
 // menuOpen reports whether a panel that takes the mouse is showing: then clicks do not throw.
@@ -191,7 +195,9 @@ func (g *game) showGoal() {
 		g.ui.goal.SetVisible(false)
 		return
 	}
-	g.ui.goal.SetText(g.prog.lvl.title + ": " + g.prog.lvl.goalText())
+	// One sentence a line, so that the goal fits a narrow window; centred for its new width.
+	g.ui.goal.SetText(g.prog.lvl.title + "\n" + strings.ReplaceAll(g.prog.lvl.goalText(), ". ", ".\n"))
+	g.layoutUI(g.ui.width, g.ui.height)
 	g.ui.goal.SetVisible(true)
 	g.goalLeft = goalShown
 }

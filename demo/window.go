@@ -211,6 +211,9 @@ func (g *game) reset() error {
 		if g.prog, err = newProgress(levels[g.levelIdx], sim.World); err != nil {
 			return err
 		}
+		if _, err := markTarget(sim.World, g.bodies, g.prog); err != nil {
+			return err
+		}
 	}
 	return sim.Update(0) // creates the visuals and poses them
 }
