@@ -34,6 +34,10 @@ const scriptSystemName = "scenes.script"
 // restarts the scene by itself.
 const resetDepth = 20
 
+// afterFrame, when set, runs after every rendered frame; the browser build sets it to publish the
+// game's state to its page (main_js.go).
+var afterFrame func(*game)
+
 // game is the demo's state: the g3n scene and the running simulation.
 type game struct {
 	opts headless.Options
@@ -146,6 +150,9 @@ func runWindow(opts headless.Options, set map[string]bool, win windowOptions, st
 		a.Gls().Clear(gls.DEPTH_BUFFER_BIT | gls.STENCIL_BUFFER_BIT | gls.COLOR_BUFFER_BIT)
 		if err := r.Render(g.root, cam); err != nil {
 			g.lastErr = err
+		}
+		if afterFrame != nil {
+			afterFrame(g)
 		}
 		if win.screenshot != "" && time.Since(start) >= win.screenshotAfter {
 			w, h := a.GetFramebufferSize()
