@@ -121,6 +121,11 @@ func runWindow(opts headless.Options, set map[string]bool, win windowOptions, st
 		g.onKey(ev.(*window.KeyEvent).Key, a)
 	})
 	g.subscribeThrows(a)
+	// g3n's GUI manager keeps the last cursor event and reads it again when the orbit control lets
+	// go of the cursor at a button's release; a release before any cursor motion (a click in a
+	// browser tab the pointer never moved over, a tap) would find none and crash. A cursor event
+	// outside every panel gives it one.
+	a.Dispatch(window.OnCursor, &window.CursorEvent{Xpos: -1, Ypos: -1})
 	a.Gls().ClearColor(0.16, 0.17, 0.2, 1)
 	if err := g.reset(); err != nil {
 		return err
