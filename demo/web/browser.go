@@ -130,10 +130,17 @@ func (b *Browser) Open(url string, frames int, timeout time.Duration) (GameState
 // WaitFrames waits, up to timeout, until the game has rendered at least n frames in all, and
 // returns its state then.
 func (b *Browser) WaitFrames(n int, timeout time.Duration) (GameState, error) {
-	expr := fmt.Sprintf("window.staggerGame && window.staggerGame.frames >= %d && window.staggerGame", n)
+	return b.Wait(fmt.Sprintf("g.frames >= %d", n), timeout)
+}
+
+// Wait waits, up to timeout, until the JavaScript condition cond holds of the game's published
+// state g (for example "g.throws >= 1"), and returns the state then. The state is published
+// after each frame, so cond sees a frame's outcome once that frame has been drawn.
+func (b *Browser) Wait(cond string, timeout time.Duration) (GameState, error) {
+	expr := fmt.Sprintf("((g) => g !== undefined && (%s) && g)(window.staggerGame)", cond)
 	st, err := run(b, timeout, chromedp.Poll[GameState](expr, chromedp.WithPollingInterval(50*time.Millisecond), chromedp.WithPollingTimeout(timeout)))
 	if err != nil {
-		return GameState{}, fmt.Errorf("web: waiting for frame %d: %v (console: %s)", n, err, strings.Join(b.ConsoleText(), " | "))
+		return GameState{}, fmt.Errorf("web: waiting for %s: %v (console: %s)", cond, err, strings.Join(b.ConsoleText(), " | "))
 	}
 	return st, nil
 }
