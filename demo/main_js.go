@@ -5,6 +5,10 @@ import (
 	"syscall/js"
 )
 
+// canQuit is false: a page has nothing to return to, so quitting would only leave a still
+// canvas; the menus offer no Quit and Esc on the level list does nothing. The player closes the tab.
+const canQuit = false
+
 // main runs the game in the page's canvas (g3n's browser application looks for the canvas with
 // id g3n-canvas), its settings taken from the page's query parameters. An error is written to
 // the browser's console as an error, where the page and its test look for it.

@@ -91,7 +91,11 @@ func runWindow(opts headless.Options, set map[string]bool, win windowOptions, st
 	g.cam = cam
 	g.orbit = camera.NewOrbitControl(cam)
 	g.orbit.SetTarget(math32.Vector3{X: 0, Y: 2, Z: 0})
-	g.buildUI(a.Exit)
+	var quit func()
+	if canQuit {
+		quit = a.Exit
+	}
+	g.buildUI(quit)
 	onResize := func(string, interface{}) {
 		w, h := a.GetFramebufferSize()
 		a.Gls().Viewport(0, 0, int32(w), int32(h))
@@ -349,10 +353,12 @@ func (g *game) onKey(k window.Key, a *app.Application) {
 	case window.Key1, window.Key2, window.Key3:
 		g.kind = int(k - window.Key1)
 	case window.KeyEscape:
-		// Esc opens the pause menu, closes it, or on the level list quits.
+		// Esc opens the pause menu, closes it, or on the level list quits (where it can).
 		switch {
 		case g.ui.start.Visible():
-			a.Exit()
+			if canQuit {
+				a.Exit()
+			}
 		case g.ui.menu.Visible():
 			g.resume()
 		default:
