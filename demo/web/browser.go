@@ -121,10 +121,18 @@ type GameState struct {
 // Open navigates the tab to url and waits, up to timeout, until the game has rendered frames
 // frames, returning its state then.
 func (b *Browser) Open(url string, frames int, timeout time.Duration) (GameState, error) {
-	if _, err := run(b, timeout, chromedp.Navigate(url)); err != nil {
-		return GameState{}, fmt.Errorf("web: open %s: %v", url, err)
+	if err := b.Navigate(url, timeout); err != nil {
+		return GameState{}, err
 	}
 	return b.WaitFrames(frames, timeout)
+}
+
+// Navigate navigates the tab to url and waits, up to timeout, for the page to load.
+func (b *Browser) Navigate(url string, timeout time.Duration) error {
+	if _, err := run(b, timeout, chromedp.Navigate(url)); err != nil {
+		return fmt.Errorf("web: open %s: %v", url, err)
+	}
+	return nil
 }
 
 // WaitFrames waits, up to timeout, until the game has rendered at least n frames in all, and
@@ -170,8 +178,9 @@ func (b *Browser) Click(x, y float64) error {
 }
 
 // Problems returns what the page reported as going wrong, in order: console errors, uncaught
-// exceptions, error entries of the browser's log (a failed fetch) and lines in which the Go
-// runtime reports a panic or a fatal error (Go's wasm_exec.js writes them with console.log).
+// exceptions, error entries of the browser's log (a failed fetch), lines in which the Go runtime
+// reports a panic or a fatal error (Go's wasm_exec.js writes them with console.log) and the
+// warning wasm_exec.js gives when the program exits with a non-zero code.
 func (b *Browser) Problems() []string {
 	b.mu.Lock()
 	defer b.mu.Unlock()
@@ -180,7 +189,7 @@ func (b *Browser) Problems() []string {
 		switch {
 		case m.Type == chromedp.ConsoleError || m.IsException():
 			out = append(out, m.String())
-		case strings.HasPrefix(m.Text, "panic:") || strings.HasPrefix(m.Text, "fatal error:"):
+		case strings.HasPrefix(m.Text, "panic:") || strings.HasPrefix(m.Text, "fatal error:") || strings.HasPrefix(m.Text, "exit code:"):
 			out = append(out, m.String())
 		}
 	}

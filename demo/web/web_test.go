@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 )
@@ -72,7 +73,8 @@ const testW, testH = 960, 600
 //     colours rather than a cleared screen;
 //   - a click at the middle of the view throws: the game counts one throw, and a second later at
 //     least 2 % of the middle of the view has changed;
-//   - the game keeps rendering, and the console holds no error, exception or Go panic throughout.
+//   - the console holds no error, exception, Go panic or exit throughout, and it would: a page
+//     with an unknown query parameter reports an error naming it and the program's exit.
 func TestBrowserPlaysTheFirstLevel(t *testing.T) {
 	path := browserOrSkip(t)
 	art := artifactDir(t)
@@ -82,11 +84,6 @@ func TestBrowserPlaysTheFirstLevel(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer b.Close()
-	defer func() {
-		if p := b.Problems(); len(p) > 0 {
-			t.Errorf("the console reported problems:\n%v", p)
-		}
-	}()
 	shot := func(name string) image.Image {
 		t.Helper()
 		img, data, err := b.Screenshot()
@@ -162,6 +159,22 @@ func TestBrowserPlaysTheFirstLevel(t *testing.T) {
 		t.Errorf("the page reports %+v; want one throw and no error", st)
 	}
 	t.Logf("after the throw: %.0f %% of the middle changed; %+v", 100*changed, st)
+	if p := b.Problems(); len(p) > 0 {
+		t.Fatalf("the console reported problems:\n%s", strings.Join(p, "\n"))
+	}
+
+	// The check above sees failures: a page with a setting the game does not know reports it as
+	// an error naming it, and the program's exit.
+	if err := b.Navigate(addr+"/?scene=cardhouse&bogus=1", time.Minute); err != nil {
+		t.Fatal(err)
+	}
+	var p []string
+	for deadline := time.Now().Add(time.Minute); time.Now().Before(deadline) && len(p) < 2; time.Sleep(100 * time.Millisecond) {
+		p = b.Problems()
+	}
+	if len(p) != 2 || !strings.Contains(p[0], `"bogus"`) || !strings.Contains(p[1], "exit code: 2") {
+		t.Errorf("after ?bogus=1 the console reported %q; want the error naming it and the exit", p)
+	}
 }
 
 // distinctColours counts the distinct colours of img within r, stopping at 1,000.
