@@ -37,6 +37,9 @@ func run(args []string, stdout io.Writer) error {
 	public := fs.Bool("public", false, "allow an address that is not a loopback one")
 	build := fs.Bool("build", true, "build the site before serving (false: serve what -dir holds)")
 	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return nil // the usage is printed
+		}
 		return err
 	}
 	if fs.NArg() > 0 {
