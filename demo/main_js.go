@@ -11,7 +11,8 @@ const canQuit = false
 
 // main runs the game in the page's canvas (g3n's browser application looks for the canvas with
 // id g3n-canvas), its settings taken from the page's query parameters. An error is written to
-// the browser's console as an error, where the page and its test look for it.
+// the browser's console as an error, where the end-to-end test looks for it, and over the page
+// for the player.
 func main() {
 	afterFrame = publishState
 	args, err := queryArgs(js.Global().Get("location").Get("search").String())
@@ -19,7 +20,14 @@ func main() {
 		err = run(args, os.Stdout, os.Stderr)
 	}
 	if err != nil {
-		js.Global().Get("console").Call("error", "demo: "+err.Error())
+		msg := "demo: " + err.Error()
+		js.Global().Get("console").Call("error", msg)
+		doc := js.Global().Get("document")
+		p := doc.Call("createElement", "p")
+		p.Set("id", "stagger-error")
+		p.Set("textContent", msg)
+		p.Get("style").Set("cssText", "position: fixed; top: 0; left: 0; margin: 1em; color: #fff; font: 16px sans-serif")
+		doc.Get("body").Call("appendChild", p)
 		os.Exit(2)
 	}
 }

@@ -171,6 +171,11 @@ func (b *Browser) Screenshot() (image.Image, []byte, error) {
 	return img, data, nil
 }
 
+// Text returns the text of the first element the CSS selector sel matches, an error if none does.
+func (b *Browser) Text(sel string) (string, error) {
+	return run(b, 10*time.Second, chromedp.Evaluate[string](fmt.Sprintf("document.querySelector(%q).textContent", sel)))
+}
+
 // Click presses the left mouse button at the viewport point (x, y) and releases it there.
 func (b *Browser) Click(x, y float64) error {
 	_, err := run(b, 10*time.Second, chromedp.MouseClickXY(x, y))

@@ -175,6 +175,10 @@ func TestBrowserPlaysTheFirstLevel(t *testing.T) {
 	if len(p) != 2 || !strings.Contains(p[0], `"bogus"`) || !strings.Contains(p[1], "exit code: 2") {
 		t.Errorf("after ?bogus=1 the console reported %q; want the error naming it and the exit", p)
 	}
+	shown, err := b.Text("#stagger-error")
+	if err != nil || !strings.Contains(shown, `"bogus"`) {
+		t.Errorf("after ?bogus=1 the page shows %q (%v); want the error naming it", shown, err)
+	}
 }
 
 // distinctColours counts the distinct colours of img within r, stopping at 1,000.
