@@ -35,7 +35,7 @@ const scriptSystemName = "scenes.script"
 const resetDepth = 20
 
 // afterFrame, when set, runs after every rendered frame; the browser build sets it to publish the
-// game's state to its page (main_js.go).
+// game's state to its page (publish_js.go).
 var afterFrame func(*game)
 
 // game is the demo's state: the g3n scene and the running simulation.

@@ -107,7 +107,7 @@ func run[T any](b *Browser, timeout time.Duration, a chromedp.Action[T]) (T, err
 	return chromedp.Run(ctx, a)
 }
 
-// GameState is what the browser build publishes to its page after every frame (demo/main_js.go).
+// GameState is what the browser build publishes to its page after every frame (demo/publish_js.go).
 type GameState struct {
 	// FirstFrame is when the first frame was rendered, in ms since the page's navigation began.
 	FirstFrame float64 `json:"firstFrame"`
