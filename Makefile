@@ -2,10 +2,12 @@
 GO          ?= go
 ARTIFACTS   ?= artifacts
 SCREENSHOT  := $(ARTIFACTS)/demo-window.png
+WEBDIR      := $(ARTIFACTS)/web
+WEBADDR     ?= 127.0.0.1:8080
 
 STATICCHECK := $(shell $(GO) env GOPATH)/bin/staticcheck
 
-.PHONY: setup demo test vet staticcheck unit race smoke bench validate clean
+.PHONY: setup demo web test vet staticcheck unit race smoke browser bench validate clean
 
 setup:
 	@./scripts/setup.sh
@@ -13,7 +15,12 @@ setup:
 demo: setup
 	$(GO) run ./demo
 
-test: setup vet staticcheck unit race smoke
+# The same game in a browser: builds it for js/wasm into $(WEBDIR) and serves it on $(WEBADDR)
+# (loopback only), printing the address to open.
+web:
+	$(GO) run ./cmd/webserve -addr $(WEBADDR) -dir $(WEBDIR)
+
+test: setup vet staticcheck unit race smoke browser
 
 vet:
 	$(GO) vet ./...
@@ -21,8 +28,9 @@ vet:
 staticcheck:
 	$(STATICCHECK) ./...
 
+# The browser test runs in its own target below.
 unit:
-	$(GO) test -count=1 ./...
+	$(GO) test -count=1 -skip '^TestBrowser' ./...
 
 # The race detector on the parallel paths: the island solves on the worker pool.
 race:
@@ -35,6 +43,14 @@ smoke:
 	@mkdir -p $(ARTIFACTS)
 	STAGGER_WINDOW_TEST=1 STAGGER_SCREENSHOT=$(abspath $(SCREENSHOT)) \
 		xvfb-run -a -s "-screen 0 1280x800x24" $(GO) test -count=1 -run 'TestWindowScreenshot|TestWindowStartScreen|TestWindowThrows' -v ./demo/
+
+# The browser build end to end: the wasm built and served on a loopback port, headless Chromium
+# (software WebGL) opens the level list and the first level, a click throws, the screenshots (kept
+# in $(ARTIFACTS)/) must show it, and the console must stay free of errors. A missing browser fails.
+browser:
+	@mkdir -p $(ARTIFACTS)
+	STAGGER_BROWSER_TEST=1 STAGGER_BROWSER_ARTIFACTS=$(abspath $(ARTIFACTS)) \
+		$(GO) test -count=1 -run '^TestBrowser' -v ./demo/web/
 
 # Every benchmark table and the runner on every scene, written to BENCHMARKS.md and bench/*.csv.
 bench: setup

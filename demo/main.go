@@ -4,7 +4,9 @@
 //	go run ./demo -scene pyramid       opens a window on that scene's level (or free play)
 //	go run ./demo -headless -scene tumble -seconds 10 -json
 //
-// docs/scenes.md describes the headless runner's flags and JSON fields. In the window: click to
+// docs/scenes.md describes the headless runner's flags and JSON fields. Built for js/wasm
+// (demo/web serves it) the same game runs in a browser, its settings given as the page's query
+// parameters (query.go). In the window: click to
 // throw at what the cursor points at (hold to throw harder; 1, 2, 3 choose a ball, a brick or a
 // heavy ball), drag to orbit, wheel to zoom, Esc the menu, P pause, N single step while paused,
 // R restart, Tab next level, Enter next level after a win, S cycle the contact solver, F switch
@@ -21,13 +23,6 @@ import (
 
 	"github.com/stagger-physics/stagger/demo/headless"
 )
-
-func main() {
-	if err := run(os.Args[1:], os.Stdout, os.Stderr); err != nil {
-		fmt.Fprintln(os.Stderr, "demo:", err)
-		os.Exit(2)
-	}
-}
 
 // windowOptions are the flags of the window mode only.
 type windowOptions struct {

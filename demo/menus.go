@@ -89,7 +89,8 @@ func starIcons(n int) string {
 	return strings.Repeat(icon.Star, n) + strings.Repeat(icon.StarBorder, 3-n)
 }
 
-// buildUI makes the game's panels and adds them to the scene root.
+// buildUI makes the game's panels and adds them to the scene root. The level list and the pause
+// menu offer Quit when quit is not nil.
 func (g *game) buildUI(quit func()) {
 	ui := &gameUI{}
 	var items []menuItem
@@ -97,14 +98,17 @@ func (g *game) buildUI(quit func()) {
 		i := i
 		items = append(items, menuItem{text: fmt.Sprintf("%d. %s: %s", i+1, l.title, goalName(l.goal)), act: func() { g.enterLevel(i) }})
 	}
-	items = append(items, menuItem{text: "Quit", act: quit})
-	ui.start, _ = newMenu("stagger: choose a level", items)
-	ui.menu, _ = newMenu("Paused", []menuItem{
+	pause := []menuItem{
 		{"Resume (Esc)", g.resume},
 		{"Restart (R)", g.restart},
 		{"Level list", g.showStart},
-		{"Quit", quit},
-	})
+	}
+	if quit != nil {
+		items = append(items, menuItem{text: "Quit", act: quit})
+		pause = append(pause, menuItem{"Quit", quit})
+	}
+	ui.start, _ = newMenu("stagger: choose a level", items)
+	ui.menu, _ = newMenu("Paused", pause)
 	ui.banner, ui.bannerText = newMenu("", []menuItem{
 		{"Next level (Enter)", g.nextLevel},
 		{"Play again (R)", g.restart},

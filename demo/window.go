@@ -34,6 +34,10 @@ const scriptSystemName = "scenes.script"
 // restarts the scene by itself.
 const resetDepth = 20
 
+// afterFrame, when set, runs after every rendered frame; the browser build sets it to publish the
+// game's state to its page (publish_js.go).
+var afterFrame func(*game)
+
 // game is the demo's state: the g3n scene and the running simulation.
 type game struct {
 	opts headless.Options
@@ -87,7 +91,11 @@ func runWindow(opts headless.Options, set map[string]bool, win windowOptions, st
 	g.cam = cam
 	g.orbit = camera.NewOrbitControl(cam)
 	g.orbit.SetTarget(math32.Vector3{X: 0, Y: 2, Z: 0})
-	g.buildUI(a.Exit)
+	var quit func()
+	if canQuit {
+		quit = a.Exit
+	}
+	g.buildUI(quit)
 	onResize := func(string, interface{}) {
 		w, h := a.GetFramebufferSize()
 		a.Gls().Viewport(0, 0, int32(w), int32(h))
@@ -117,6 +125,11 @@ func runWindow(opts headless.Options, set map[string]bool, win windowOptions, st
 		g.onKey(ev.(*window.KeyEvent).Key, a)
 	})
 	g.subscribeThrows(a)
+	// g3n's GUI manager keeps the last cursor event and reads it again when the orbit control lets
+	// go of the cursor at a button's release; a release before any cursor motion (a click in a
+	// browser tab the pointer never moved over, a tap) would find none and crash. A cursor event
+	// outside every panel gives it one.
+	a.Dispatch(window.OnCursor, &window.CursorEvent{Xpos: -1, Ypos: -1})
 	a.Gls().ClearColor(0.16, 0.17, 0.2, 1)
 	if err := g.reset(); err != nil {
 		return err
@@ -146,6 +159,9 @@ func runWindow(opts headless.Options, set map[string]bool, win windowOptions, st
 		a.Gls().Clear(gls.DEPTH_BUFFER_BIT | gls.STENCIL_BUFFER_BIT | gls.COLOR_BUFFER_BIT)
 		if err := r.Render(g.root, cam); err != nil {
 			g.lastErr = err
+		}
+		if afterFrame != nil {
+			afterFrame(g)
 		}
 		if win.screenshot != "" && time.Since(start) >= win.screenshotAfter {
 			w, h := a.GetFramebufferSize()
@@ -340,10 +356,12 @@ func (g *game) onKey(k window.Key, a *app.Application) {
 	case window.Key1, window.Key2, window.Key3:
 		g.kind = int(k - window.Key1)
 	case window.KeyEscape:
-		// Esc opens the pause menu, closes it, or on the level list quits.
+		// Esc opens the pause menu, closes it, or on the level list quits (where it can).
 		switch {
 		case g.ui.start.Visible():
-			a.Exit()
+			if canQuit {
+				a.Exit()
+			}
 		case g.ui.menu.Visible():
 			g.resume()
 		default:

@@ -4,12 +4,13 @@
 #   - xvfb and xauth, for the demo's window test without a display;
 #   - libbullet-dev, g++ and pkg-config, for bench/bullet's comparison harness (its test runs in
 #     `make test`, so Bullet is needed there too);
+#   - chromium-headless-shell, the browser that demo/web's end-to-end test drives (software WebGL);
 #   - the Go modules of go.mod;
 #   - staticcheck (pinned), which `make test` runs.
 # Idempotent: a second run installs nothing and runs no apt-get update.
 set -euo pipefail
 
-packages=(libgl1-mesa-dev xorg-dev libopenal-dev libvorbis-dev xvfb xauth libbullet-dev g++ pkg-config)
+packages=(libgl1-mesa-dev xorg-dev libopenal-dev libvorbis-dev xvfb xauth libbullet-dev g++ pkg-config chromium-headless-shell)
 
 missing=()
 for p in "${packages[@]}"; do

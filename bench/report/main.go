@@ -3,13 +3,14 @@
 // the machine, date and command) and a CSV file per table under bench/. `make bench` runs it from
 // the repository root; history lives in git.
 //
-// -only NAME runs one table (solver, step, scenes-step, collide, ecs, scenes or bullet) and prints
+// -only NAME runs one table (solver, step, scenes-step, collide, ecs, scenes, bullet or browser) and prints
 // it on stdout, writing no file: for checking a table without the whole report's minutes.
 package main
 
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"encoding/csv"
 	"errors"
 	"flag"
@@ -26,6 +27,7 @@ import (
 
 	"github.com/stagger-physics/stagger/bench/bullet"
 	"github.com/stagger-physics/stagger/demo/headless"
+	"github.com/stagger-physics/stagger/demo/web"
 	"github.com/stagger-physics/stagger/scenes"
 )
 
@@ -41,7 +43,7 @@ type table struct {
 func main() {
 	out := flag.String("o", "BENCHMARKS.md", "the report to write")
 	dir := flag.String("csv", "bench", "the directory for the CSV files")
-	only := flag.String("only", "", "run only this table and print it on stdout (solver, step, scenes-step, collide, ecs, scenes, bullet)")
+	only := flag.String("only", "", "run only this table and print it on stdout (solver, step, scenes-step, collide, ecs, scenes, bullet, browser)")
 	flag.Parse()
 	if err := run(*out, *dir, *only); err != nil {
 		fmt.Fprintln(os.Stderr, "report:", err)
@@ -50,7 +52,7 @@ func main() {
 }
 
 func run(out, dir, only string) error {
-	known := []string{"scenes", "bullet"}
+	known := []string{"scenes", "bullet", "browser"}
 	for _, b := range benchmarks {
 		known = append(known, b.name)
 	}
@@ -92,6 +94,14 @@ func run(out, dir, only string) error {
 			}
 			tables = append(tables, t)
 		}
+	}
+	if only == "" || only == "browser" {
+		fmt.Fprintln(os.Stderr, "report: browser")
+		t, err := browserTable()
+		if err != nil {
+			return err
+		}
+		tables = append(tables, t)
 	}
 	if only != "" {
 		var md bytes.Buffer
@@ -364,6 +374,49 @@ func bulletTable(stagger map[string]headless.Result) (table, error) {
 	for _, u := range unsupported {
 		t.note += " " + u + "."
 	}
+	return t, nil
+}
+
+// browserReloads is how many visits after the first the browser table times.
+const browserReloads = 4
+
+// measureBrowser measures the browser build; a variable so that a test can stand in a machine
+// without Chromium.
+var measureBrowser = func() (web.Measurement, error) {
+	path, err := web.FindBrowser()
+	if err != nil {
+		return web.Measurement{}, err
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
+	defer cancel()
+	return web.Measure(ctx, "", path, browserReloads)
+}
+
+// browserTable measures the browser build (demo/web): the wasm module's size and the time from
+// navigation to the first level's first frame in headless Chromium with software WebGL. Without
+// a Chromium the table has dashes and a note saying why.
+func browserTable() (table, error) {
+	t := table{name: "browser", title: "Browser build",
+		command: fmt.Sprintf("web.Measure: GOOS=js GOARCH=wasm go build ./demo; headless Chromium opens /?scene=%s %d times", web.MeasureScene, browserReloads+1),
+		header:  []string{"figure", "value"}}
+	m, err := measureBrowser()
+	if err != nil && !errors.Is(err, web.ErrNoBrowser) {
+		return t, err
+	}
+	if err != nil {
+		t.rows = [][]string{{"wasm size, MB", "–"}, {"first visit to first frame, ms", "–"}, {fmt.Sprintf("later visits to first frame, median of %d, ms", browserReloads), "–"}}
+		t.note = "Browser not measured: " + err.Error() + "."
+		return t, nil
+	}
+	t.rows = [][]string{
+		{"wasm size, MB", fmt.Sprintf("%.1f", float64(m.WasmBytes)/1e6)},
+		{"first visit to first frame, ms", fmt.Sprintf("%.0f", m.FirstLoadMs)},
+		{fmt.Sprintf("later visits to first frame, median of %d, ms", len(m.ReloadMs)), fmt.Sprintf("%.0f", web.MedianMs(m.ReloadMs))},
+	}
+	t.note = "The time runs from navigation to the game's first drawn frame (performance.now() then): the page and " +
+		"the module fetched from a loopback server, compiled and started, the level built and drawn once, with " +
+		"WebGL drawn in software by SwiftShader (--use-angle=swiftshader), so a machine with a GPU draws faster. " +
+		"Later visits may use the browser's caches."
 	return t, nil
 }
 

@@ -8,6 +8,7 @@ import (
 
 	"github.com/stagger-physics/stagger/bench/bullet"
 	"github.com/stagger-physics/stagger/demo/headless"
+	"github.com/stagger-physics/stagger/demo/web"
 )
 
 // TestBulletTableWithoutBullet checks that a machine without Bullet gets the Bullet table with
@@ -44,5 +45,50 @@ func TestBulletTableWithoutBullet(t *testing.T) {
 	writeTable(&md, tb)
 	if !strings.Contains(md.String(), "## Bullet on the same scenes") || !strings.Contains(md.String(), "Bullet not measured") {
 		t.Errorf("markdown:\n%s", md.String())
+	}
+}
+
+// TestBrowserTableWithoutBrowser checks that a machine without Chromium gets the browser table with
+// dashes and a note saying why, instead of a failed report, and that another failure fails it.
+func TestBrowserTableWithoutBrowser(t *testing.T) {
+	saved := measureBrowser
+	defer func() { measureBrowser = saved }()
+	measureBrowser = func() (web.Measurement, error) {
+		return web.Measurement{}, fmt.Errorf("%w (looked for chromium)", web.ErrNoBrowser)
+	}
+	tb, err := browserTable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(tb.note, "Browser not measured: ") || !strings.Contains(tb.note, "no Chromium found") {
+		t.Errorf("note %q: want it to say the browser build was not measured and why", tb.note)
+	}
+	if len(tb.rows) != 3 {
+		t.Fatalf("%d rows, want 3", len(tb.rows))
+	}
+	for _, r := range tb.rows {
+		if len(r) != len(tb.header) || r[1] != "–" {
+			t.Errorf("row %v: want a dash under %v", r, tb.header)
+		}
+	}
+	measureBrowser = func() (web.Measurement, error) {
+		return web.Measurement{}, fmt.Errorf("web: the game reports an error: boom")
+	}
+	if _, err := browserTable(); err == nil || !strings.Contains(err.Error(), "boom") {
+		t.Errorf("a failed measurement gave error %v, want it passed on", err)
+	}
+	measureBrowser = func() (web.Measurement, error) {
+		return web.Measurement{WasmBytes: 10_560_000, FirstLoadMs: 1684.4, ReloadMs: []float64{900, 700, 800, 1000}}, nil
+	}
+	tb, err = browserTable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := [][]string{{"wasm size, MB", "10.6"}, {"first visit to first frame, ms", "1684"}, {"later visits to first frame, median of 4, ms", "850"}}
+	for i, r := range tb.rows {
+		if i >= len(want) || strings.Join(r, "|") != strings.Join(want[i], "|") {
+			t.Errorf("rows %v, want %v", tb.rows, want)
+			break
+		}
 	}
 }
