@@ -215,6 +215,9 @@ func (g *game) reset() error {
 	if err := sc.Build(sim.World, params); err != nil {
 		return err
 	}
+	if _, err := paintGround(sim.World, g.bodies); err != nil {
+		return err
+	}
 	q, err := ecs.NewQuery1[physics.RigidBody](sim.World)
 	if err != nil {
 		return err
