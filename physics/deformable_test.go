@@ -56,11 +56,11 @@ func lowestSample(d *ReducedDeformable, buf []mgl64.Vec3) float64 {
 // TestDeformableBlockComesToRestOnGround drops a deformable block 5 cm onto the ground and steps
 // 3 s: the deformed surface never sinks more than 5 mm below the ground, every value stays finite,
 // the block ends at rest with its centre at its half-height less a sag of millimetres, and the
-// total energy (kinetic + elastic + gravitational) does not rise through contact: at most 1e-7 of
-// m g L in any step and in all (the modal step adds a little at impact: its contact impulse enters
-// the end-of-step momentum while the solve constrains the midpoint velocity; 4e-6 J of 153 J
-// measured), while the impact takes most of the fall's energy. Without the deformable's contacts
-// it would fall through the ground.
+// total energy (kinetic + elastic + gravitational) does not rise through contact: at most 1e-9 of
+// m g L in any step and in all (round-off and the first-order exchange between rotation and modes:
+// 7e-10 J of 153 J measured; with the kinetic mass in the solve instead of the step's effective
+// mass it was 4e-6 J), while the impact takes most of the fall's energy. Without the deformable's
+// contacts it would fall through the ground.
 func TestDeformableBlockComesToRestOnGround(t *testing.T) {
 	const h = 0.01
 	cfg := DefaultConfig()
@@ -73,7 +73,7 @@ func TestDeformableBlockComesToRestOnGround(t *testing.T) {
 	prev := deformEnergy(d, g)
 	scale := d.Mass() * g.Len() * blockHalf
 	var z []float64
-	rises, worstRise := 0.0, 0.0
+	rises := 0.0
 	start := prev
 	for step := 1; step <= 300; step++ {
 		if err := sim.Step(h, uint64(step)); err != nil {
@@ -89,10 +89,7 @@ func TestDeformableBlockComesToRestOnGround(t *testing.T) {
 		if e > prev {
 			rises += e - prev
 		}
-		if e-prev > worstRise {
-			worstRise = e - prev
-		}
-		if e > prev+1e-7*scale {
+		if e > prev+1e-9*scale {
 			t.Fatalf("step %d: energy rose by %.3g J (from %.9g to %.9g)", step, e-prev, prev, e)
 		}
 		prev = e
@@ -103,10 +100,9 @@ func TestDeformableBlockComesToRestOnGround(t *testing.T) {
 			}
 		}
 	}
-	if rises > 1e-7*scale {
+	if rises > 1e-9*scale {
 		t.Fatalf("the energy rose by %.3g J in all", rises)
 	}
-	t.Logf("worst rise %.3g J, all %.3g J, of %.4g", worstRise, rises, start)
 	if drop := d.Mass() * g.Len() * 0.05; !(start-prev > 0.5*drop) {
 		t.Fatalf("the impact dissipated %.4g J of the %.4g J the fall released", start-prev, drop)
 	}
