@@ -23,7 +23,10 @@ import (
 // PredictVelocity writes the midpoint velocity ż̄ = (ż + (h/2)(g − Ω² z)) / A with
 // A_k = 1 + (h/2)(α + β ω_k²) + (h²/4) ω_k², which contacts constrain; Advance moves z by h ż̄
 // and sets ż from the momentum balance over the step, so an undamped, unloaded body keeps
-// ½ ż² + ½ ω² z² exactly.
+// ½ ż² + ½ ω² z² exactly. A modal impulse p in the step adds ½ p to the midpoint momentum, so
+// ż̄ = ż̄ᴾ + p/(2 A) (StepVelocity): the effective mass a contact solve must use is diag(2 A_k)
+// (EffectiveMass), and then the step changes the energy by exactly pᵀż̄ less the damping's
+// h ż̄ᵀ D ż̄ (modal_step.go).
 type HeldBody struct {
 	r           int
 	nv          int
