@@ -28,7 +28,7 @@ func cornerDrop(t *testing.T, young float64) (worst, rises, lost, scale float64)
 	// corner (−1, −1, −1)·half straight below the centre.
 	d.Orientation = mgl64.QuatRotate(math.Acos(1/math.Sqrt(3)), mgl64.Vec3{1, -1, 0}.Normalize())
 	low := d.Orientation.Rotate(mgl64.Vec3{-half, -half, -half})
-	if math.Abs(low[0]) > 1e-12 || math.Abs(low[1]) > 1e-12 {
+	if math.Abs(low[0]) > 1e-12 || math.Abs(low[1]) > 1e-12 || !(low[2] < -0.3) {
 		t.Fatalf("the lowest corner is at %v, not below the centre", low)
 	}
 	// A slight offset so the block does not balance on its corner.
@@ -67,7 +67,7 @@ func cornerDrop(t *testing.T, young float64) (worst, rises, lost, scale float64)
 
 // TestStiffCornerDropDoesNotGainEnergy drops 0.4 m cubes of 1 MPa, 200 kPa and 50 kPa (stiff
 // modes: hω up to about 4 at h = 0.01) 0.3 m onto a corner and steps 2 s: the total energy never
-// rises in a step by more than 1e-6 of m g L, and the impact takes most of what the fall released.
+// rises in a step by more than 1e-6 of m g L, and the run loses more than half of m g L.
 // The solve must treat the body's mass as the effective mass of its implicit midpoint step: with
 // the kinetic mass M(z) instead, the 1 MPa block gained hundreds of joules in a step.
 func TestStiffCornerDropDoesNotGainEnergy(t *testing.T) {
@@ -79,9 +79,10 @@ func TestStiffCornerDropDoesNotGainEnergy(t *testing.T) {
 		if rises > 1e-5*scale {
 			t.Errorf("E = %.3g Pa: the energy rose by %.3g J in all", young, rises)
 		}
-		// The fall releases m g (0.3 m) = 0.75 m g L.
+		// The centre falls from 0.3 m plus its corner height (0.35 m) to 0.2 m as the block
+		// lands and tips onto a face: 1.1 m g L released, which contact and friction take.
 		if !(lost > 0.5*scale) {
-			t.Errorf("E = %.3g Pa: the run lost %.4g J of the fall's %.4g J", young, lost, 0.75*scale)
+			t.Errorf("E = %.3g Pa: the run lost only %.4g J (m g L = %.4g J)", young, lost, scale)
 		}
 	}
 }
