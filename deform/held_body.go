@@ -23,7 +23,10 @@ import (
 // PredictVelocity writes the midpoint velocity ż̄ = (ż + (h/2)(g − Ω² z)) / A with
 // A_k = 1 + (h/2)(α + β ω_k²) + (h²/4) ω_k², which contacts constrain; Advance moves z by h ż̄
 // and sets ż from the momentum balance over the step, so an undamped, unloaded body keeps
-// ½ ż² + ½ ω² z² exactly.
+// ½ ż² + ½ ω² z² exactly. A modal impulse p in the step adds ½ p to the midpoint momentum, so
+// ż̄ = ż̄ᴾ + p/(2 A) (StepVelocity): the effective mass a contact solve must use is diag(2 A_k)
+// (EffectiveMass), and then the step changes the energy by exactly pᵀż̄ less the damping's
+// h ż̄ᵀ D ż̄ (modal_step.go).
 type HeldBody struct {
 	r           int
 	nv          int
@@ -243,10 +246,67 @@ func (b *HeldBody) PredictVelocity(h float64, g mgl64.Vec3, dst []float64) error
 	gb := b.rotation.Transpose().Mul3x1(g)
 	for k := 0; k < b.r; k++ {
 		b.force[k] = b.load[k].Dot(gb)
-		a := 1 + 0.5*h*(b.alpha+b.beta*b.omega2[k]) + 0.25*h*h*b.omega2[k]
-		dst[k] = (b.zd[k] + 0.5*h*(b.force[k]-b.omega2[k]*b.z[k])) / a
 	}
 	b.h, b.ready = h, true
+	b.stepVelocity(nil, dst)
+	return nil
+}
+
+// diagonal returns mode k's A_k = 1 + (h/2)(α + β ω_k²) + (h²/4) ω_k² for the prepared step.
+func (b *HeldBody) diagonal(k int) float64 {
+	h := b.h
+	return 1 + 0.5*h*(b.alpha+b.beta*b.omega2[k]) + 0.25*h*h*b.omega2[k]
+}
+
+// stepVelocity writes the midpoint velocity over the prepared step when the modal impulse p (nil:
+// none) acts in it, ż̄ = (ż + (h/2)(g − Ω² z) + ½ p) / A.
+func (b *HeldBody) stepVelocity(p, dst []float64) {
+	h := b.h
+	for k := 0; k < b.r; k++ {
+		r := b.zd[k] + 0.5*h*(b.force[k]-b.omega2[k]*b.z[k])
+		if p != nil {
+			r += 0.5 * p[k]
+		}
+		dst[k] = r / b.diagonal(k)
+	}
+}
+
+// StepVelocity writes into dst (r entries) the midpoint velocity over the step PredictVelocity
+// prepared when the modal impulse p (r entries) acts in it — the velocity Advance moves the modes
+// with, given p as its impulse. It is ż̄ᴾ + EffectiveMass⁻¹ p. It refuses an unprepared step and
+// short or non-finite vectors.
+func (b *HeldBody) StepVelocity(p, dst []float64) error {
+	switch {
+	case !b.ready:
+		return fmt.Errorf("deform: HeldBody.StepVelocity: call PredictVelocity first")
+	case len(p) < b.r:
+		return fmt.Errorf("deform: HeldBody.StepVelocity p: %d entries, want %d", len(p), b.r)
+	case len(dst) < b.r:
+		return fmt.Errorf("deform: HeldBody.StepVelocity dst: %d entries, want %d", len(dst), b.r)
+	}
+	for k := 0; k < b.r; k++ {
+		if !finite(p[k]) {
+			return fmt.Errorf("deform: HeldBody.StepVelocity p[%d]: not finite", k)
+		}
+	}
+	b.stepVelocity(p, dst)
+	return nil
+}
+
+// EffectiveMass writes into dst (r² entries, row-major) the effective mass of the step
+// PredictVelocity prepared, diag(2 A_k): StepVelocity(p) = ż̄ᴾ + M_eff⁻¹ p (the midpoint velocity
+// takes half the impulse, through A). It refuses an unprepared step and a short dst.
+func (b *HeldBody) EffectiveMass(dst []float64) error {
+	switch {
+	case !b.ready:
+		return fmt.Errorf("deform: HeldBody.EffectiveMass: call PredictVelocity first")
+	case len(dst) < b.r*b.r:
+		return fmt.Errorf("deform: HeldBody.EffectiveMass dst: %d entries, want %d", len(dst), b.r*b.r)
+	}
+	clear(dst[:b.r*b.r])
+	for k := 0; k < b.r; k++ {
+		dst[k*b.r+k] = 2 * b.diagonal(k)
+	}
 	return nil
 }
 

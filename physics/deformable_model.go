@@ -48,6 +48,7 @@ type reducedBody interface {
 	NumModes() int
 	Mass() float64
 	MassMatrix(dst []float64)
+	EffectiveMass(dst []float64) error
 	PointJacobian(p deform.MaterialPoint, dst []float64) error
 	Position(p deform.MaterialPoint) (mgl64.Vec3, error)
 	PredictVelocity(h float64, g mgl64.Vec3, dst []float64) error
@@ -88,15 +89,24 @@ func (d *deformableModel) gravityWork(g mgl64.Vec3, dq []float64) float64 {
 // DoFs implements BodyModel: 6 + r.
 func (d *deformableModel) DoFs() int { return d.n }
 
-// MassBlock implements BodyModel: the generalised mass M(z) of the floating frame and its modes.
-func (d *deformableModel) MassBlock(dst []float64) { d.body.MassMatrix(dst) }
+// MassBlock implements BodyModel: the effective mass of the modal body's prepared step
+// (deform.ModalBody.EffectiveMass, modal_step.go), the matrix through which the velocity that
+// moves the body responds to an impulse — not the kinetic mass M(z), whose modal block the
+// implicit midpoint step does not follow. Before a step is prepared (or when PredictVelocity
+// refused a non-finite state) it is M(z).
+func (d *deformableModel) MassBlock(dst []float64) {
+	if d.err != nil || d.body.EffectiveMass(dst) != nil {
+		d.body.MassMatrix(dst)
+	}
+}
 
-// InverseMassBlock implements BodyModel: M(z)⁻¹ by a Cholesky factorisation M = L Lᵀ, then
-// M⁻¹ = L⁻ᵀ L⁻¹, of which only the upper triangle is computed and mirrored, so that the block is
-// exactly symmetric. M(z) is positive definite for any configuration that is not flattened.
+// InverseMassBlock implements BodyModel: MassBlock's matrix inverted by a Cholesky factorisation
+// M = L Lᵀ, then M⁻¹ = L⁻ᵀ L⁻¹, of which only the upper triangle is computed and mirrored, so that
+// the block is exactly symmetric. The matrix is positive definite for any configuration that is
+// not flattened.
 func (d *deformableModel) InverseMassBlock(dst []float64) {
 	n := d.n
-	d.body.MassMatrix(d.massBuf)
+	d.MassBlock(d.massBuf)
 	l := d.chol
 	clear(l)
 	for j := 0; j < n; j++ {

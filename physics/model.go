@@ -11,7 +11,10 @@ import "github.com/go-gl/mathgl/mgl64"
 type BodyModel interface {
 	// DoFs is the size of the body's velocity block.
 	DoFs() int
-	// MassBlock writes the DoFs×DoFs mass matrix, row-major, at the start-of-step configuration.
+	// MassBlock writes the DoFs×DoFs mass matrix, row-major, at the start-of-step configuration:
+	// the matrix M through which the velocity that moves the body over the step responds to an
+	// impulse, q̇ = q̇ᴾ + M⁻¹ p. For a rigid body it is the kinetic mass; for a reduced deformable
+	// it is the effective mass of its implicit step (deform.ModalBody.EffectiveMass).
 	MassBlock(dst []float64)
 	// InverseMassBlock writes the inverse of MassBlock's matrix, row-major and exactly symmetric.
 	InverseMassBlock(dst []float64)

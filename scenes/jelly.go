@@ -24,7 +24,7 @@ const (
 
 // jellyMaterial is a soft rubber: a block sags by millimetres at rest and wobbles visibly on
 // landing.
-var jellyMaterial = deform.Material{Young: 5e4, Poisson: 0.3, Density: 500}
+var jellyMaterial = deform.Material{Young: 1e5, Poisson: 0.3, Density: 500}
 
 // jelly drops n soft deformable blocks, turned at random, onto boxes: every other box is static
 // (a pedestal of random height), the others are dynamic rigid boxes resting on the ground.
