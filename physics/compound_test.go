@@ -215,7 +215,8 @@ func TestCompoundDumbbellRollsStraight(t *testing.T) {
 }
 
 // TestCompoundQueries checks the world queries against a standing table: CastRay hits the child
-// the ray meets first (the top from above and below, a leg from the side), CastShape sweeps a
+// the ray meets first (the top from above and below, a leg from the side) and names it in its
+// feature, CastShape sweeps a
 // compound onto the ground by the height of its feet, and Overlap with a compound reports a body
 // only when one of its children touches it.
 func TestCompoundQueries(t *testing.T) {
@@ -241,11 +242,12 @@ func TestCompoundQueries(t *testing.T) {
 		dist       float64
 		normal     mgl64.Vec3
 		wantEntity ecs.Entity
+		child      int // the child hit: 0 the top, 1 the leg at (+x, +y)
 	}{
-		{"from above", mgl64.Vec3{0.1, 0.1, 3}, mgl64.Vec3{0, 0, -1}, 3 - topZ, mgl64.Vec3{0, 0, 1}, e},
-		{"from below the top", mgl64.Vec3{0.1, 0.1, 0.2}, mgl64.Vec3{0, 0, 1}, underZ - 0.2, mgl64.Vec3{0, 0, -1}, e},
-		{"at a leg", mgl64.Vec3{3, tableXY[1], 0.2}, mgl64.Vec3{-1, 0, 0}, 3 - tableXY[0] - tableLeg[0], mgl64.Vec3{1, 0, 0}, e},
-		{"between the legs", mgl64.Vec3{3, 0, 0.2}, mgl64.Vec3{-1, 0, 0}, 0, mgl64.Vec3{}, ecs.Entity{}},
+		{"from above", mgl64.Vec3{0.1, 0.1, 3}, mgl64.Vec3{0, 0, -1}, 3 - topZ, mgl64.Vec3{0, 0, 1}, e, 0},
+		{"from below the top", mgl64.Vec3{0.1, 0.1, 0.2}, mgl64.Vec3{0, 0, 1}, underZ - 0.2, mgl64.Vec3{0, 0, -1}, e, 0},
+		{"at a leg", mgl64.Vec3{3, tableXY[1], 0.2}, mgl64.Vec3{-1, 0, 0}, 3 - tableXY[0] - tableLeg[0], mgl64.Vec3{1, 0, 0}, e, 1},
+		{"between the legs", mgl64.Vec3{3, 0, 0.2}, mgl64.Vec3{-1, 0, 0}, 0, mgl64.Vec3{}, ecs.Entity{}, 0},
 	} {
 		h, ok := castRay(t, sim, base.Add(c.origin), c.dir, 10, QueryFilter{Exclude: ground})
 		if c.wantEntity.IsZero() {
@@ -256,6 +258,9 @@ func TestCompoundQueries(t *testing.T) {
 		}
 		if !ok || h.Entity != c.wantEntity || math.Abs(h.Distance-c.dist) > 1e-9 || !nearVec(h.Normal, c.normal, 1e-9) {
 			t.Errorf("%s: hit %v %+v, want %v at %v with normal %v", c.name, ok, h, c.wantEntity, c.dist, c.normal)
+		}
+		if child, _ := collide.SplitCompoundFeature(h.Feature); child != c.child {
+			t.Errorf("%s: hit child %d (feature %v), want %d", c.name, child, h.Feature, c.child)
 		}
 	}
 

@@ -45,6 +45,9 @@ type RayHit struct {
 	Normal mgl64.Vec3
 	// Distance along the ray from its origin, m.
 	Distance float64
+	// Feature is the collider's feature hit (collide.RayHit.Feature): a face, edge or vertex of
+	// the shape, and for a compound also the child (collide.SplitCompoundFeature).
+	Feature collide.Feature
 }
 
 // ShapeHit is where a shape swept by CastShape first touches a collider.
@@ -260,7 +263,7 @@ func (sc *queryScratch) visitRay(id collide.ProxyID, limit float64) float64 {
 	if sc.found && (h.T > sc.best.Distance || (h.T == sc.best.Distance && id > sc.bestID)) {
 		return limit
 	}
-	sc.best = RayHit{Entity: r.owner, Point: h.Point, Normal: h.Normal, Distance: h.T}
+	sc.best = RayHit{Entity: r.owner, Point: h.Point, Normal: h.Normal, Distance: h.T, Feature: h.Feature}
 	sc.bestID, sc.found = id, true
 	return h.T
 }
