@@ -65,14 +65,17 @@ type game struct {
 	showContacts bool
 	// details shows the solver's figures on the status lines (key D).
 	details bool
+	sound   *impactSounds
 	thrower
 }
 
 // runWindow opens the demo window and runs until it is closed (or the screenshot is taken).
 func runWindow(opts headless.Options, set map[string]bool, win windowOptions, stdout io.Writer) error {
-	silenceWithoutSoundDevice()
+	silenced := silenceWithoutSoundDevice()
 	a := app.App()
 	g := &game{opts: opts, set: set, root: core.NewNode(), contacts: newContactLines(), showContacts: win.contacts}
+	g.sound = newImpactSounds(openVoices(silenced))
+	a.Subscribe(app.OnExit, func(string, interface{}) { g.sound.close() })
 	// -scene opens that scene: its level when it has one, with the level's size unless -n says
 	// otherwise. Without it the game opens at the level list, over the first level.
 	g.levelIdx = 0
@@ -186,6 +189,9 @@ func (g *game) reset() error {
 	}
 	g.bodies = core.NewNode()
 	g.root.Add(g.bodies)
+	if g.sound != nil {
+		g.sound.restart()
+	}
 	sim, err := ecs.NewApp(g.opts.Dt, maxStepsPerFrame)
 	if err != nil {
 		return err
@@ -387,16 +393,18 @@ func (g *game) frame(dt time.Duration) {
 	ms := float64(dt.Microseconds()) / 1000
 	g.frameTime = 0.9*g.frameTime + 0.1*ms
 	if g.lastErr == nil {
+		before := g.sim.Clock.Ticks()
 		switch {
 		case g.stepOnce:
 			g.stepOnce = false
 			g.lastErr = g.sim.StepFixed()
 			g.simTime += g.opts.Dt
 		case !g.paused:
-			before := g.sim.Clock.Ticks()
 			g.lastErr = g.sim.Update(dt.Seconds())
 			g.simTime += float64(g.sim.Clock.Ticks()-before) * g.opts.Dt
 		}
+		// The scene's first step begins every contact it was built with: no impact.
+		g.sound.frame(g.sim.World, before == 0)
 	}
 	if g.lastErr == nil && g.allFellThrough() {
 		g.lastErr = g.reset()
