@@ -3,6 +3,7 @@ package main
 import (
 	"math"
 
+	"github.com/stagger-physics/stagger/ecs"
 	"github.com/stagger-physics/stagger/physics"
 )
 
@@ -31,19 +32,49 @@ func impactGain(impulse float64) float64 {
 	return impactMinGain + (1-impactMinGain)*math.Min(1, f)
 }
 
-// loudestImpacts keeps the gains of the loudest maxImpactsPerFrame contacts begun in one frame, in
-// a fixed array, so many impacts in one frame allocate nothing.
+// maxPendingImpacts bounds the contacts that loudestImpacts watches for a second step.
+const maxPendingImpacts = 64
+
+// loudestImpacts keeps the gains of the loudest maxImpactsPerFrame impacts of one frame, in a
+// fixed array, so many impacts in one frame allocate nothing. An impact is a contact's impulse in
+// its first two steps: a speculative contact may begin with a small impulse and deliver the
+// stopping one in the next step, so a contact that began quietly is watched (up to
+// maxPendingImpacts of them) until its next event. Later steps of a contact carry the weight it
+// bears, which is no impact however large.
 type loudestImpacts struct {
-	gains [maxImpactsPerFrame]float64
-	n     int
+	gains   [maxImpactsPerFrame]float64
+	n       int
+	pending [maxPendingImpacts][2]ecs.Entity
+	np      int
 }
 
-// offer considers ev: a contact that began with an audible impulse.
+// offer considers ev, one contact event of a step, the steps' events offered in order.
 func (l *loudestImpacts) offer(ev physics.ContactEvent) {
-	if ev.Phase != physics.ContactBegan {
-		return
+	switch ev.Phase {
+	case physics.ContactBegan:
+		if g := impactGain(ev.Impulse); g > 0 {
+			l.keep(g)
+		} else if l.np < len(l.pending) {
+			l.pending[l.np] = [2]ecs.Entity{ev.A, ev.B}
+			l.np++
+		}
+	case physics.ContactPersisted, physics.ContactEnded:
+		if l.np == 0 {
+			return
+		}
+		for i := 0; i < l.np; i++ {
+			if l.pending[i] == [2]ecs.Entity{ev.A, ev.B} {
+				l.np--
+				l.pending[i] = l.pending[l.np]
+				l.keep(impactGain(ev.Impulse)) // 0 for an ended contact
+				return
+			}
+		}
 	}
-	g := impactGain(ev.Impulse)
+}
+
+// keep adds gain g (if audible) among the loudest.
+func (l *loudestImpacts) keep(g float64) {
 	if g == 0 {
 		return
 	}
@@ -62,6 +93,9 @@ func (l *loudestImpacts) offer(ev physics.ContactEvent) {
 		l.gains[quietest] = g
 	}
 }
+
+// forget drops the gains kept and the contacts watched: the events offered were no impacts.
+func (l *loudestImpacts) forget() { l.n, l.np = 0, 0 }
 
 // take returns the kept gains, loudest first, and empties l for the next frame. The slice is
 // l's own array: it is valid until the next offer.

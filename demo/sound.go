@@ -13,7 +13,7 @@ type voices interface {
 }
 
 // impactSounds turns the contact events of the simulation's steps into knocks: after each frame,
-// the loudest few contacts begun in it (loudestImpacts) each start a voice at impactGain. With no
+// the loudest few impacts of its steps (loudestImpacts) each start a voice at impactGain. With no
 // voices (no sound device, or the browser) it is off and reads nothing.
 type impactSounds struct {
 	voices  voices
@@ -31,7 +31,10 @@ func newImpactSounds(v voices) *impactSounds {
 }
 
 // restart forgets the reader's place: a reset builds a new world with its own events.
-func (s *impactSounds) restart() { s.reader = ecs.EventReader[physics.ContactEvent]{} }
+func (s *impactSounds) restart() {
+	s.reader = ecs.EventReader[physics.ContactEvent]{}
+	s.loudest.forget()
+}
 
 // frame reads the events of the frame's steps from w and starts the knocks. With quiet set (the
 // frame ran the scene's first step, whose contacts are where the scene was built touching, not
@@ -45,11 +48,11 @@ func (s *impactSounds) frame(w *ecs.World, quiet bool) {
 		return
 	}
 	s.reader.Read(events, s.visit)
-	gains := s.loudest.take()
 	if quiet {
+		s.loudest.forget()
 		return
 	}
-	for _, g := range gains {
+	for _, g := range s.loudest.take() {
 		if s.voices.play(g) {
 			s.played++
 		}

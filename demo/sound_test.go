@@ -6,6 +6,7 @@ import (
 	"sort"
 	"testing"
 
+	"github.com/stagger-physics/stagger/ecs"
 	"github.com/stagger-physics/stagger/physics"
 )
 
@@ -46,12 +47,14 @@ func TestImpactGain(t *testing.T) {
 func TestLoudestImpacts(t *testing.T) {
 	var l loudestImpacts
 	var want []float64
+	w := ecs.NewWorld()
+	a, b := w.Spawn(), w.Spawn()
 	impulses := []float64{5, 0.3, 80, 2.5, 1000, 12, 40, 3, 7, 500, 1.9}
 	for i, j := range impulses {
 		l.offer(physics.ContactEvent{Phase: physics.ContactBegan, Impulse: j})
-		// Persisting contacts, however hard pressed, and ended ones are no impact.
-		l.offer(physics.ContactEvent{Phase: physics.ContactPersisted, Impulse: 1e4 + float64(i)})
-		l.offer(physics.ContactEvent{Phase: physics.ContactEnded})
+		// Another pair's contact, persisting however hard pressed, or ended, is no impact.
+		l.offer(physics.ContactEvent{Phase: physics.ContactPersisted, A: a, B: b, Impulse: 1e4 + float64(i)})
+		l.offer(physics.ContactEvent{Phase: physics.ContactEnded, A: a, B: b})
 		if g := impactGain(j); g > 0 {
 			want = append(want, g)
 		}
@@ -126,6 +129,51 @@ func TestKnockWAV(t *testing.T) {
 	w := knockRate / 50
 	if first, last := rms(s[:w]), rms(s[n-w:]); last > 0.05*first {
 		t.Errorf("RMS %.4f in the last 20 ms against %.4f in the first: the knock does not decay", last, first)
+	}
+}
+
+// TestImpactsInTheSecondStep: a contact that began quietly and carries an audible impulse in its
+// next step is an impact at that impulse's gain; one that persists loudly without having begun
+// quietly the step before (a load borne), its third step, and one that ended are not; and
+// forget drops the contacts watched.
+func TestImpactsInTheSecondStep(t *testing.T) {
+	w := ecs.NewWorld()
+	var ents [11]ecs.Entity
+	for i := range ents {
+		ents[i] = w.Spawn()
+	}
+	ev := func(ph physics.ContactPhase, a, b int, j float64) physics.ContactEvent {
+		return physics.ContactEvent{Phase: ph, A: ents[a], B: ents[b], Impulse: j}
+	}
+	var l loudestImpacts
+	// Step 1: pairs (1, 2), (3, 4) and (5, 6) begin quietly; (7, 8) bears a load.
+	for _, e := range []physics.ContactEvent{ev(physics.ContactBegan, 1, 2, 0.4), ev(physics.ContactBegan, 3, 4, 0),
+		ev(physics.ContactBegan, 5, 6, 1), ev(physics.ContactPersisted, 7, 8, 80)} {
+		l.offer(e)
+	}
+	if got := l.take(); len(got) != 0 {
+		t.Fatalf("step 1 kept %v, want nothing", got)
+	}
+	// Step 2: (1, 2) is struck, (3, 4) ends, (5, 6) persists quietly, (7, 8) still bears its load.
+	for _, e := range []physics.ContactEvent{ev(physics.ContactPersisted, 1, 2, 30), ev(physics.ContactEnded, 3, 4, 0),
+		ev(physics.ContactPersisted, 5, 6, 1.5), ev(physics.ContactPersisted, 7, 8, 80)} {
+		l.offer(e)
+	}
+	if got := l.take(); len(got) != 1 || got[0] != impactGain(30) {
+		t.Fatalf("step 2 kept %v, want [%v]", got, impactGain(30))
+	}
+	// Step 3: every pair is past its second step.
+	for _, e := range []physics.ContactEvent{ev(physics.ContactPersisted, 1, 2, 50), ev(physics.ContactPersisted, 5, 6, 40)} {
+		l.offer(e)
+	}
+	if got := l.take(); len(got) != 0 {
+		t.Fatalf("step 3 kept %v, want nothing", got)
+	}
+	l.offer(ev(physics.ContactBegan, 9, 10, 0))
+	l.forget()
+	l.offer(ev(physics.ContactPersisted, 9, 10, 50))
+	if got := l.take(); len(got) != 0 {
+		t.Fatalf("after forget kept %v, want nothing", got)
 	}
 }
 
