@@ -14,10 +14,11 @@ import (
 // Layout of the HUD plot's panel, pixels.
 const (
 	plotPad    = 6
-	plotMargin = 10 // from the window's bottom right corner
+	plotMargin = 10 // from the status lines: half of it
 )
 
-// hudPlot is the small live plot in the window's bottom right corner, clear of the status lines: the last plotSteps steps'
+// hudPlot is the small live plot under the status lines, in the window's left margin, where the
+// framed level leaves room and no panel of the game goes: the last plotSteps steps'
 // wall time and staggered iterations (key G shows or hides it; shown at start). The picture is an
 // RGBA image drawn in Go and uploaded as the texture of a gui.Image when a step has been added;
 // the labels give each series' colour and the value at the top of its scale.
@@ -107,7 +108,8 @@ func (p *hudPlot) update() {
 	p.tex.SetData(plotWidth, plotHeight, gls.RGBA, gls.UNSIGNED_BYTE, gls.RGBA8, p.pix)
 }
 
-// layout places the panel in the bottom right corner of a w × h window.
-func (p *hudPlot) layout(w, h int) {
-	p.panel.SetPosition(float32(w)-p.panel.Width()-plotMargin, float32(h)-p.panel.Height()-plotMargin)
+// below places the panel under the status lines of label, whose height changes with its text.
+func (p *hudPlot) below(label *gui.Label) {
+	pos := label.Position()
+	p.panel.SetPosition(pos.X, pos.Y+label.Height()+plotMargin/2)
 }

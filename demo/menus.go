@@ -143,14 +143,13 @@ func goalName(k goalKind) string {
 }
 
 // layoutUI places the panels for a window of w × h pixels: menus in the middle, a little high, the
-// goal near the bottom, clear of the structure, the HUD plot in the bottom right corner.
+// goal near the bottom, clear of the structure.
 func (g *game) layoutUI(w, h int) {
 	g.ui.width, g.ui.height = w, h
 	for _, p := range []*gui.Panel{g.ui.start, g.ui.menu, g.ui.banner} {
 		p.SetPosition((float32(w)-p.Width())/2, (float32(h)-p.Height())/3)
 	}
 	g.ui.goal.SetPosition((float32(w)-g.ui.goal.Width())/2, float32(h)*11/12-g.ui.goal.Height())
-	g.plot.layout(w, h)
 }
 
 // menuOpen reports whether a panel that takes the mouse is showing: then clicks do not throw.

@@ -455,6 +455,7 @@ func (g *game) frame(dt time.Duration) {
 		g.contacts.update(sim, g.showContacts)
 	}
 	g.label.SetText(g.status())
+	g.plot.below(g.label)
 	g.plot.update()
 	g.updateHUDStars()
 }
