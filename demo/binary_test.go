@@ -178,6 +178,9 @@ func TestWindowThrows(t *testing.T) {
 		if strings.Contains(errOut, "ALSA") || strings.Contains(errOut, "AL lib") {
 			t.Errorf("%v: the audio library wrote to the console where there is no sound device:\n%s", level, errOut)
 		}
+		if _, err := os.Stat("/dev/snd"); err != nil && os.Getenv("ALSOFT_DRIVERS") == "" && r.Knocks != 0 {
+			t.Errorf("%v: %d knocks played where there is no sound device; want the game silent", level, r.Knocks)
+		}
 		if r.Throws != 1 || r.Bodies == 0 {
 			t.Errorf("%v: %+v; want one throw at a level of bodies", level, r)
 		}
@@ -192,6 +195,49 @@ func TestWindowThrows(t *testing.T) {
 			t.Errorf("%v: %+v; want one throw that moves the level", level, r)
 		}
 		t.Logf("%v: %+v", level, r)
+	}
+}
+
+// TestWindowKnocks plays the pyramid's scripted throw with OpenAL's null backend chosen
+// (ALSOFT_DRIVERS=null): a device that works and plays into nothing, so the impact sounds run
+// through g3n's players where the machine has no sound card. The throw must start at least one
+// knock, and the audio library must write nothing to the console. The control: the arch, whose
+// first step begins contacts carrying tens of N·s, left alone for 2.5 s makes no sound. Like
+// TestWindowScreenshot it needs a display and runs only when STAGGER_WINDOW_TEST=1.
+func TestWindowKnocks(t *testing.T) {
+	if os.Getenv("STAGGER_WINDOW_TEST") != "1" {
+		t.Skip("set STAGGER_WINDOW_TEST=1 and provide a display (make smoke runs it under Xvfb)")
+	}
+	t.Setenv("ALSOFT_DRIVERS", "null")
+	bin := buildDemo(t)
+	out, errOut, code := runDemo(t, bin, 2*time.Minute, "-scene", "pyramid", "-n", "5", "-throw-after", "1s",
+		"-screenshot", filepath.Join(t.TempDir(), "knock.png"), "-screenshot-after", "3.5s")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	var r levelReport
+	if err := json.Unmarshal([]byte(out), &r); err != nil {
+		t.Fatalf("the report is not JSON: %v\n%s", err, out)
+	}
+	if r.Throws != 1 || r.Knocks < 1 {
+		t.Errorf("%+v; want one throw that knocks", r)
+	}
+	if errOut != "" {
+		t.Errorf("the demo wrote to the console:\n%s", errOut)
+	}
+	t.Logf("%+v", r)
+	// The report comes at exit; the throw, due after the screenshot, never happens.
+	out, errOut, code = runDemo(t, bin, 2*time.Minute, "-scene", "arch", "-throw-after", "60s",
+		"-screenshot", filepath.Join(t.TempDir(), "rest.png"), "-screenshot-after", "2.5s")
+	if code != 0 {
+		t.Fatalf("arch at rest: exit %d: %s", code, errOut)
+	}
+	var rest levelReport
+	if err := json.Unmarshal([]byte(out), &rest); err != nil {
+		t.Fatalf("the report is not JSON: %v\n%s", err, out)
+	}
+	if rest.Throws != 0 || rest.Knocks != 0 {
+		t.Errorf("the arch left alone: %+v; want no throw and no knock", rest)
 	}
 }
 

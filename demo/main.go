@@ -10,7 +10,8 @@
 // throw at what the cursor points at (hold to throw harder; 1, 2, 3 choose a ball, a brick or a
 // heavy ball), drag to orbit, wheel to zoom, Esc the menu, P pause, N single step while paused,
 // R restart, Tab next level, Enter next level after a win, S cycle the contact solver, F switch
-// the friction model, D the solver's figures, C draw contacts. level.go defines the levels.
+// the friction model, D the solver's figures, C draw contacts, G the plot of step time and
+// iterations. Impacts knock where there is a sound device. level.go defines the levels.
 package main
 
 import (

@@ -122,6 +122,8 @@ type levelReport struct {
 	LevelThrows int    `json:"level_throws"`
 	Displaced   int    `json:"displaced"`
 	Held        int    `json:"held"`
+	// Knocks counts the impact sounds started since the game opened; 0 where it runs silently.
+	Knocks int `json:"knocks"`
 }
 
 // goalWords are the report's names of the goal kinds.
@@ -129,7 +131,7 @@ var goalWords = map[goalKind]string{goalTopple: "topple", goalTarget: "target", 
 
 // reportLevel writes the levelReport as one JSON line to w.
 func (g *game) reportLevel(w io.Writer) error {
-	r := levelReport{Scene: g.opts.Scene, Throws: g.throws, Bodies: len(g.level)}
+	r := levelReport{Scene: g.opts.Scene, Throws: g.throws, Bodies: len(g.level), Knocks: g.sound.played}
 	if p := g.prog; p != nil {
 		r.Level, r.Goal, r.State = p.lvl.title, goalWords[p.lvl.goal], p.state.String()
 		r.LevelThrows, r.Displaced, r.Held = p.throws, p.displaced, p.held

@@ -30,6 +30,10 @@ const maxStepsPerFrame = 5
 // scriptSystemName is the fixed-update system that runs the scene's script (scenes.Scene.Advance).
 const scriptSystemName = "scenes.script"
 
+// plotSystemName is the fixed-update system, after the physics step, that records each step's
+// figures for the HUD plot.
+const plotSystemName = "demo.plot"
+
 // resetDepth is how far, in m, every dynamic body must fall below the ground before the demo
 // restarts the scene by itself.
 const resetDepth = 20
@@ -65,14 +69,19 @@ type game struct {
 	showContacts bool
 	// details shows the solver's figures on the status lines (key D).
 	details bool
+	sound   *impactSounds
+	plot    *hudPlot
 	thrower
 }
 
 // runWindow opens the demo window and runs until it is closed (or the screenshot is taken).
 func runWindow(opts headless.Options, set map[string]bool, win windowOptions, stdout io.Writer) error {
-	silenceWithoutSoundDevice()
+	silenced := silenceWithoutSoundDevice()
 	a := app.App()
-	g := &game{opts: opts, set: set, root: core.NewNode(), contacts: newContactLines(), showContacts: win.contacts}
+	g := &game{opts: opts, set: set, root: core.NewNode(), contacts: newContactLines(), showContacts: win.contacts,
+		plot: newHUDPlot()}
+	g.sound = newImpactSounds(openVoices(silenced))
+	a.Subscribe(app.OnExit, func(string, interface{}) { g.sound.close() })
 	// -scene opens that scene: its level when it has one, with the level's size unless -n says
 	// otherwise. Without it the game opens at the level list, over the first level.
 	g.levelIdx = 0
@@ -120,6 +129,7 @@ func runWindow(opts headless.Options, set map[string]bool, win windowOptions, st
 	g.label.SetBgColor4(&math32.Color4{R: 0.1, G: 0.11, B: 0.13, A: 0.6})
 	g.label.SetFontSize(15)
 	g.root.Add(g.label)
+	g.root.Add(g.plot.panel)
 
 	a.Subscribe(window.OnKeyDown, func(_ string, ev interface{}) {
 		g.onKey(ev.(*window.KeyEvent).Key, a)
@@ -186,6 +196,9 @@ func (g *game) reset() error {
 	}
 	g.bodies = core.NewNode()
 	g.root.Add(g.bodies)
+	if g.sound != nil {
+		g.sound.restart()
+	}
 	sim, err := ecs.NewApp(g.opts.Dt, maxStepsPerFrame)
 	if err != nil {
 		return err
@@ -212,6 +225,17 @@ func (g *game) reset() error {
 	if err := sim.AddPlugin(plugin.New(g.bodies, cfg)); err != nil {
 		return err
 	}
+	// Added after the plugin, so it runs after every physics step and sees that step's figures.
+	if err := sim.AddSystem(ecs.FixedUpdate, plotSystemName, func(w *ecs.World) error {
+		if s, ok := physics.SimulationOf(w); ok {
+			st := s.Stats()
+			g.plot.record(float64(st.Elapsed.Nanoseconds())/1e6, float64(st.Iterations))
+		}
+		return nil
+	}); err != nil {
+		return err
+	}
+	g.plot.clear()
 	if err := sc.Build(sim.World, params); err != nil {
 		return err
 	}
@@ -356,6 +380,8 @@ func (g *game) onKey(k window.Key, a *app.Application) {
 		g.showContacts = !g.showContacts
 	case window.KeyD:
 		g.details = !g.details
+	case window.KeyG:
+		g.plot.panel.SetVisible(!g.plot.panel.Visible())
 	case window.Key1, window.Key2, window.Key3:
 		g.kind = int(k - window.Key1)
 	case window.KeyEscape:
@@ -387,16 +413,18 @@ func (g *game) frame(dt time.Duration) {
 	ms := float64(dt.Microseconds()) / 1000
 	g.frameTime = 0.9*g.frameTime + 0.1*ms
 	if g.lastErr == nil {
+		before := g.sim.Clock.Ticks()
 		switch {
 		case g.stepOnce:
 			g.stepOnce = false
 			g.lastErr = g.sim.StepFixed()
 			g.simTime += g.opts.Dt
 		case !g.paused:
-			before := g.sim.Clock.Ticks()
 			g.lastErr = g.sim.Update(dt.Seconds())
 			g.simTime += float64(g.sim.Clock.Ticks()-before) * g.opts.Dt
 		}
+		// The scene's first step begins every contact it was built with: no impact.
+		g.sound.frame(g.sim.World, before == 0)
 	}
 	if g.lastErr == nil && g.allFellThrough() {
 		g.lastErr = g.reset()
@@ -427,6 +455,8 @@ func (g *game) frame(dt time.Duration) {
 		g.contacts.update(sim, g.showContacts)
 	}
 	g.label.SetText(g.status())
+	g.plot.below(g.label)
+	g.plot.update()
 	g.updateHUDStars()
 }
 
@@ -477,7 +507,7 @@ func (g *game) status() string {
 	case st.Islands > 0:
 		errs = fmt.Sprintf("rel err %.1e  |  residual %.1e", st.MaxRelErr, st.MaxResidual)
 	}
-	return plain + fmt.Sprintf("\ndrag: orbit, wheel: zoom, P: pause, N: step, S: solver, F: friction, C: contacts\n"+
+	return plain + fmt.Sprintf("\ndrag: orbit, wheel: zoom, P: pause, N: step, S: solver, F: friction, C: contacts, G: plot\n"+
 		"%s, %s friction  |  t %.2f s  |  frame %.1f ms  |  step %.3f ms  |  islands %d\n"+
 		"%s\n"+
 		"iterations %d  |  converged %d/%d  |  %s  |  %s",
