@@ -209,6 +209,32 @@ func (g *game) showGoal() {
 // goalShown, s, is how long a level's goal stays on the screen after entering it.
 const goalShown = 6.0
 
+// showNotice shows text where the goal is shown, for goalShown seconds: the banner that says what
+// a key just changed.
+func (g *game) showNotice(text string) {
+	if text == "" {
+		return
+	}
+	g.ui.goal.SetText(text)
+	g.layoutUI(g.ui.width, g.ui.height)
+	g.ui.goal.SetVisible(true)
+	g.goalLeft = goalShown
+}
+
+// solverNotice is the banner shown when the S key switches the contact solver to method: what the
+// player should expect to see change. "" for an unknown method.
+func solverNotice(method string) string {
+	switch method {
+	case "sp":
+		return "Contact solver: Staggered Projections\nExact contact: stacks, card houses and arches stand.\nS: PGS, the approximate solver most engines use."
+	case "pgs":
+		return "Contact solver: projected Gauss–Seidel, 50 sweeps\nApproximate, as most engines: watch stacks creep,\ncards slide apart and heavy pieces sink. S: next solver."
+	case "lcp":
+		return "Contact solver: Lemke's LCP with pyramid friction\nExact but slow: for small scenes only.\nS: back to Staggered Projections."
+	}
+	return ""
+}
+
 // showResult shows the banner of a won or lost level.
 func (g *game) showResult() {
 	g.ui.goal.SetVisible(false)

@@ -369,6 +369,7 @@ func (g *game) onKey(k window.Key, a *app.Application) {
 		next := map[string]string{"sp": "pgs", "pgs": "lcp", "lcp": "sp"}
 		g.opts.Solver = next[g.opts.Solver]
 		g.lastErr = g.applySolver()
+		g.showNotice(solverNotice(g.opts.Solver))
 	case window.KeyF:
 		if g.opts.Friction == "pyramid" {
 			g.opts.Friction = "disc"
