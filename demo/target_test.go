@@ -1,7 +1,6 @@
 package main
 
 import (
-	"strings"
 	"testing"
 
 	"github.com/g3n/engine/core"
@@ -47,18 +46,5 @@ func TestMarkTargetColoursOnlyTheTarget(t *testing.T) {
 	other := startLevel(t, levels[levelIndex(t, "Card house")])
 	if node, err := markTarget(other.app.World, core.NewNode(), other.prog); node != nil || err != nil {
 		t.Errorf("a level without a target: %v, %v", node, err)
-	}
-}
-
-// TestSolverNoticeNamesEachSolver: the banner of the S key names the solver switched to and what
-// to watch for, for each method the key cycles through, and nothing for an unknown one.
-func TestSolverNoticeNamesEachSolver(t *testing.T) {
-	for method, want := range map[string]string{"sp": "Staggered Projections", "pgs": "Gauss–Seidel", "lcp": "LCP"} {
-		if n := solverNotice(method); !strings.Contains(n, want) || !strings.Contains(n, "S:") {
-			t.Errorf("%s: notice %q does not name %q and the key", method, n, want)
-		}
-	}
-	if n := solverNotice("bogus"); n != "" {
-		t.Errorf("unknown method: notice %q", n)
 	}
 }
