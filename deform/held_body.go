@@ -55,40 +55,9 @@ type HeldBody struct {
 // non-finite or non-positive masses and ω², and negative or non-finite damping, naming the
 // argument.
 func NewHeldBody(m *TetMesh, mass []float64, modes *Modes, alpha, beta float64) (*HeldBody, error) {
-	if m == nil || modes == nil {
-		return nil, fmt.Errorf("deform: NewHeldBody: needs a mesh and its modes")
-	}
-	nv := m.NumVertices()
-	r := len(modes.Omega2)
-	switch {
-	case len(mass) != nv:
-		return nil, fmt.Errorf("deform: NewHeldBody mass: needs one entry per vertex (%d), got %d", nv, len(mass))
-	case r < 1 || len(modes.Shapes) != r:
-		return nil, fmt.Errorf("deform: NewHeldBody modes: needs at least one mode and one shape per ω², got %d and %d", r, len(modes.Shapes))
-	case !(alpha >= 0) || !finite(alpha):
-		return nil, fmt.Errorf("deform: NewHeldBody alpha: must be finite and ≥ 0, got %v", alpha)
-	case !(beta >= 0) || !finite(beta):
-		return nil, fmt.Errorf("deform: NewHeldBody beta: must be finite and ≥ 0, got %v", beta)
-	}
-	total := 0.0
-	for a, q := range mass {
-		if !(q > 0) || !finite(q) {
-			return nil, fmt.Errorf("deform: NewHeldBody mass[%d]: must be finite and > 0, got %v", a, q)
-		}
-		total += q
-	}
-	for k, w := range modes.Omega2 {
-		if !(w > 0) || !finite(w) {
-			return nil, fmt.Errorf("deform: NewHeldBody modes.Omega2[%d]: must be finite and > 0, got %v", k, w)
-		}
-		if len(modes.Shapes[k]) != 3*nv {
-			return nil, fmt.Errorf("deform: NewHeldBody modes.Shapes[%d]: length %d, want %d", k, len(modes.Shapes[k]), 3*nv)
-		}
-		for i, x := range modes.Shapes[k] {
-			if !finite(x) {
-				return nil, fmt.Errorf("deform: NewHeldBody modes.Shapes[%d][%d]: not finite", k, i)
-			}
-		}
+	nv, r, total, err := checkModalInput("NewHeldBody", m, mass, modes, alpha, beta)
+	if err != nil {
+		return nil, err
 	}
 	b := &HeldBody{r: r, nv: nv, mass: total, vmass: append([]float64(nil), mass...), alpha: alpha, beta: beta}
 	b.restCentre = centreOfMass(m, mass)
