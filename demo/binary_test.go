@@ -150,7 +150,8 @@ func TestWindowScreenshot(t *testing.T) {
 // test`): a click at the level's middle body (the top of its highest for a level that drops
 // weights), held for half the charge, one second in. The demo's report at exit must count the
 // throw, in the level's count too, and show that some body of the level moved by more than a
-// millimetre in the following two and a half seconds, or that the weight dropped rests on top; and where the machine has no sound device
+// millimetre in the following two and a half seconds, or that the weight dropped rests on top, and
+// give those frames' times (checkFrameTimes); and where the machine has no sound device
 // the audio library must not have written to the console. Like TestWindowScreenshot it needs a display
 // and runs only when STAGGER_WINDOW_TEST=1.
 func TestWindowThrows(t *testing.T) {
@@ -194,7 +195,30 @@ func TestWindowThrows(t *testing.T) {
 		case r.Goal != "stand" && !(r.Moved > 1e-3):
 			t.Errorf("%v: %+v; want one throw that moves the level", level, r)
 		}
+		checkFrameTimes(t, level, r)
 		t.Logf("%v: %+v", level, r)
+	}
+}
+
+// checkFrameTimes checks a window report's frame times over the 2.5 s from the scripted throw to the
+// screenshot: some frames (the window draws at least a few a second), with each series' median no
+// more than its 95th percentile, physics time in frames that step moving bodies, and a frame no
+// shorter than the physics it ran.
+func checkFrameTimes(t *testing.T, level []string, r levelReport) {
+	t.Helper()
+	s := r.frameSummary
+	switch {
+	case s.Frames < 5:
+		t.Errorf("%v: %d frames in the 2.5 s after the throw", level, s.Frames)
+	case !(s.PhysicsMsMedian > 0) || !(s.RenderMsMedian > 0):
+		t.Errorf("%v: %+v; want physics and render time in every frame", level, s)
+	case s.FrameMsMedian > s.FrameMsP95 || s.PhysicsMsMedian > s.PhysicsMsP95 || s.RenderMsMedian > s.RenderMsP95:
+		t.Errorf("%v: %+v; a median above its 95th percentile", level, s)
+	case s.PhysicsMsMedian > s.FrameMsP95 || s.RenderMsMedian > s.FrameMsP95:
+		t.Errorf("%v: %+v; a part's median longer than the frame's 95th percentile", level, s)
+	}
+	if r.Renderer == "" {
+		t.Errorf("%v: the report does not name the renderer", level)
 	}
 }
 

@@ -124,6 +124,11 @@ type levelReport struct {
 	Held        int    `json:"held"`
 	// Knocks counts the impact sounds started since the game opened; 0 where it runs silently.
 	Knocks int `json:"knocks"`
+	// Renderer is the OpenGL renderer's name (GL_RENDERER), "llvmpipe (…)" under Mesa's software
+	// rasterizer.
+	Renderer string `json:"renderer,omitempty"`
+	// The frame times of the frames from the throw's to the last before exit (frameClock).
+	frameSummary
 }
 
 // goalWords are the report's names of the goal kinds.
@@ -131,7 +136,8 @@ var goalWords = map[goalKind]string{goalTopple: "topple", goalTarget: "target", 
 
 // reportLevel writes the levelReport as one JSON line to w.
 func (g *game) reportLevel(w io.Writer) error {
-	r := levelReport{Scene: g.opts.Scene, Throws: g.throws, Bodies: len(g.level), Knocks: g.sound.played}
+	r := levelReport{Scene: g.opts.Scene, Throws: g.throws, Bodies: len(g.level), Knocks: g.sound.played,
+		Renderer: g.renderer, frameSummary: g.frameTime.summary()}
 	if p := g.prog; p != nil {
 		r.Level, r.Goal, r.State = p.lvl.title, goalWords[p.lvl.goal], p.state.String()
 		r.LevelThrows, r.Displaced, r.Held = p.throws, p.displaced, p.held

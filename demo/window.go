@@ -30,6 +30,13 @@ const maxStepsPerFrame = 5
 // scriptSystemName is the fixed-update system that runs the scene's script (scenes.Scene.Advance).
 const scriptSystemName = "scenes.script"
 
+// stepClockSystemName is the fixed-update system, first of all, that marks each fixed step's start
+// for the frame's physics time; stepClockEndSystemName, last of all, adds the step to it.
+const (
+	stepClockSystemName    = "demo.stepclock"
+	stepClockEndSystemName = "demo.stepclock.end"
+)
+
 // plotSystemName is the fixed-update system, after the physics step, that records each step's
 // figures for the HUD plot.
 const plotSystemName = "demo.plot"
@@ -62,7 +69,8 @@ type game struct {
 	cam       *camera.Camera
 	orbit     *camera.OrbitControl
 	label     *gui.Label
-	frameTime float64 // smoothed, ms
+	frameTime *frameClock // each frame's physics and render time
+	renderer  string      // the OpenGL renderer's name, for the report
 	lastErr   error
 	contacts  *contactLines
 	// showContacts draws contact points and normals (key C).
@@ -79,7 +87,7 @@ func runWindow(opts headless.Options, set map[string]bool, win windowOptions, st
 	silenced := silenceWithoutSoundDevice()
 	a := app.App()
 	g := &game{opts: opts, set: set, root: core.NewNode(), contacts: newContactLines(), showContacts: win.contacts,
-		plot: newHUDPlot()}
+		plot: newHUDPlot(), frameTime: newFrameClock()}
 	g.sound = newImpactSounds(openVoices(silenced))
 	a.Subscribe(app.OnExit, func(string, interface{}) { g.sound.close() })
 	// -scene opens that scene: its level when it has one, with the level's size unless -n says
@@ -141,6 +149,7 @@ func runWindow(opts headless.Options, set map[string]bool, win windowOptions, st
 	// outside every panel gives it one.
 	a.Dispatch(window.OnCursor, &window.CursorEvent{Xpos: -1, Ypos: -1})
 	a.Gls().ClearColor(0.16, 0.17, 0.2, 1)
+	g.renderer = a.Gls().GetString(gls.RENDERER)
 	if err := g.reset(); err != nil {
 		return err
 	}
@@ -155,9 +164,12 @@ func runWindow(opts headless.Options, set map[string]bool, win windowOptions, st
 	var shotErr error
 	start := time.Now()
 	a.Run(func(r *renderer.Renderer, dt time.Duration) {
+		g.frameTime.begin(dt)
 		if win.throwAfter > 0 && !g.scripted && time.Since(start) >= win.throwAfter {
 			// The script's throw: a click held half the charge, at the level's middle body.
 			g.scripted = true
+			// The report's frame times are those of the frames from the throw's on.
+			g.frameTime.recording = true
 			w, h := a.GetSize()
 			g.markLevel()
 			x, y := g.scriptedAim(w, h)
@@ -207,6 +219,12 @@ func (g *game) reset() error {
 	if err != nil {
 		return err
 	}
+	if err := sim.AddSystem(ecs.FixedUpdate, stepClockSystemName, func(*ecs.World) error {
+		g.frameTime.stepBegins()
+		return nil
+	}); err != nil {
+		return err
+	}
 	// The scene's script runs as a fixed-update system added before the physics plugin's, so it
 	// acts before every fixed step (a frame may run several) at that step's start time, exactly as
 	// the headless runner calls it.
@@ -231,6 +249,12 @@ func (g *game) reset() error {
 			st := s.Stats()
 			g.plot.record(float64(st.Elapsed.Nanoseconds())/1e6, float64(st.Iterations))
 		}
+		return nil
+	}); err != nil {
+		return err
+	}
+	if err := sim.AddSystem(ecs.FixedUpdate, stepClockEndSystemName, func(*ecs.World) error {
+		g.frameTime.stepEnds()
 		return nil
 	}); err != nil {
 		return err
@@ -411,8 +435,6 @@ func (g *game) applySolver() error {
 
 // frame advances the simulation by the frame's time and updates the on-screen line.
 func (g *game) frame(dt time.Duration) {
-	ms := float64(dt.Microseconds()) / 1000
-	g.frameTime = 0.9*g.frameTime + 0.1*ms
 	if g.lastErr == nil {
 		before := g.sim.Clock.Ticks()
 		switch {
@@ -509,10 +531,10 @@ func (g *game) status() string {
 		errs = fmt.Sprintf("rel err %.1e  |  residual %.1e", st.MaxRelErr, st.MaxResidual)
 	}
 	return plain + fmt.Sprintf("\ndrag: orbit, wheel: zoom, P: pause, N: step, S: solver, F: friction, C: contacts, G: plot\n"+
-		"%s, %s friction  |  t %.2f s  |  frame %.1f ms  |  step %.3f ms  |  islands %d\n"+
+		"%s, %s friction  |  t %.2f s  |  frame %.1f ms: physics %.1f, render %.1f  |  step %.3f ms  |  islands %d\n"+
 		"%s\n"+
 		"iterations %d  |  converged %d/%d  |  %s  |  %s",
-		g.opts.Solver, g.opts.Friction, math.Round(g.simTime*100)/100, g.frameTime,
+		g.opts.Solver, g.opts.Friction, math.Round(g.simTime*100)/100, g.frameTime.frameMs, g.frameTime.physicsMs, g.frameTime.renderMs,
 		float64(st.Elapsed.Microseconds())/1000, st.Islands,
 		phaseLine(st.Phases),
 		st.Iterations, st.Converged, st.Islands, errs, solverHealth(st, g.opts.Solver))

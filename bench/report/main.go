@@ -1,10 +1,11 @@
 // Command report runs stagger's benchmarks and the headless runner on every scene, times some of
-// the scenes in Bullet (bench/bullet), and writes BENCHMARKS.md (one current table per area, with
-// the machine, date and command) and a CSV file per table under bench/. `make bench` runs it from
-// the repository root; history lives in git.
+// the scenes in Bullet (bench/bullet), the browser build and the demo's window on every level, and
+// writes BENCHMARKS.md (one current table per area, with the machine, date and command) and a CSV
+// file per table under bench/. `make bench` runs it from the repository root; history lives in git.
 //
-// -only NAME runs one table (solver, step, scenes-step, collide, ecs, scenes, bullet or browser) and prints
-// it on stdout, writing no file: for checking a table without the whole report's minutes.
+// -only NAME runs one table (solver, step, scenes-step, collide, ecs, scenes, bullet, browser or
+// frames) and prints it on stdout, writing no file: for checking a table without the whole
+// report's minutes.
 package main
 
 import (
@@ -43,7 +44,7 @@ type table struct {
 func main() {
 	out := flag.String("o", "BENCHMARKS.md", "the report to write")
 	dir := flag.String("csv", "bench", "the directory for the CSV files")
-	only := flag.String("only", "", "run only this table and print it on stdout (solver, step, scenes-step, collide, ecs, scenes, bullet, browser)")
+	only := flag.String("only", "", "run only this table and print it on stdout (solver, step, scenes-step, collide, ecs, scenes, bullet, browser, frames)")
 	flag.Parse()
 	if err := run(*out, *dir, *only); err != nil {
 		fmt.Fprintln(os.Stderr, "report:", err)
@@ -52,7 +53,7 @@ func main() {
 }
 
 func run(out, dir, only string) error {
-	known := []string{"scenes", "bullet", "browser"}
+	known := []string{"scenes", "bullet", "browser", "frames"}
 	for _, b := range benchmarks {
 		known = append(known, b.name)
 	}
@@ -98,6 +99,14 @@ func run(out, dir, only string) error {
 	if only == "" || only == "browser" {
 		fmt.Fprintln(os.Stderr, "report: browser")
 		t, err := browserTable()
+		if err != nil {
+			return err
+		}
+		tables = append(tables, t)
+	}
+	if only == "" || only == "frames" {
+		fmt.Fprintln(os.Stderr, "report: frames")
+		t, err := framesTable()
 		if err != nil {
 			return err
 		}
