@@ -9,6 +9,7 @@ import (
 	"github.com/stagger-physics/stagger/bench/bullet"
 	"github.com/stagger-physics/stagger/demo/headless"
 	"github.com/stagger-physics/stagger/demo/web"
+	"github.com/stagger-physics/stagger/scenes"
 )
 
 // TestBulletTableWithoutBullet checks that a machine without Bullet gets the Bullet table with
@@ -89,6 +90,26 @@ func TestBrowserTableWithoutBrowser(t *testing.T) {
 		if i >= len(want) || strings.Join(r, "|") != strings.Join(want[i], "|") {
 			t.Errorf("rows %v, want %v", tb.rows, want)
 			break
+		}
+	}
+}
+
+// TestSceneRunsCoverEveryScene: the scene table runs every scene the runner knows, each once and
+// each resolvable, so that a new scene cannot make `make bench` fail at its end.
+func TestSceneRunsCoverEveryScene(t *testing.T) {
+	seen := map[string]bool{}
+	for _, r := range sceneRuns {
+		if seen[r.scene] {
+			t.Errorf("scene %q runs twice", r.scene)
+		}
+		seen[r.scene] = true
+		if _, _, _, err := r.resolve(); err != nil {
+			t.Errorf("scene %q: %v", r.scene, err)
+		}
+	}
+	for _, name := range scenes.Names() {
+		if !seen[name] {
+			t.Errorf("scene %q is not in the scene table", name)
 		}
 	}
 }
