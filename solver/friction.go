@@ -49,7 +49,7 @@ type frictionProjection struct {
 	work     frictionWork
 	// maxPasses bounds work.Sweeps + work.CG (frictionTarget.maxPasses).
 	maxPasses int
-	// kinetic is ½‖Df‖²_{M⁻¹} as gapMet last measured it in this projection (−1: not yet), and
+	// kinetic is ‖Df‖²_{M⁻¹} as gapMet last measured it in this projection (−1: not yet), and
 	// gapChecks counts gapMet's calls.
 	kinetic   float64
 	gapChecks int

@@ -19,8 +19,8 @@ import "math"
 // relative margin on μ_kα_k by which a sticking contact's candidate friction may leave its set
 // and still count as feasible (rounding). jointDiverged is the growth of the largest residual at
 // which CG on the rows gives up: on redundant contacts the rows are singular, and once rounding
-// has carried the iterate along a null direction the residual does not come back (in a pile such
-// runs ended 1e15–1e25 times above the tolerance after hundreds of iterations).
+// has carried the iterate along a null direction the residual does not come back, so the rest of
+// the iteration bound would be spent for no candidate.
 const (
 	jointRounds   = 16
 	jointSlack    = 1e-9
