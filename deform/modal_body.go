@@ -237,27 +237,12 @@ func (b *ModalBody) State(dst *ModalState) {
 // modal vectors not of length r, naming the field, and changes nothing then; the orientation is
 // normalised.
 func (b *ModalBody) SetState(s ModalState) error {
-	q := s.Orientation
-	n2 := q.W*q.W + q.V.Dot(q.V)
-	switch {
-	case !finiteVec3(s.Position):
-		return fmt.Errorf("deform: ModalState.Position: not finite: %v", s.Position)
-	case !finite(n2) || !(n2 > 1e-200):
-		return fmt.Errorf("deform: ModalState.Orientation: must be finite and non-zero, got %v", q)
-	case !finiteVec3(s.LinearVelocity):
-		return fmt.Errorf("deform: ModalState.LinearVelocity: not finite: %v", s.LinearVelocity)
-	case !finiteVec3(s.AngularVelocity):
-		return fmt.Errorf("deform: ModalState.AngularVelocity: not finite: %v", s.AngularVelocity)
-	case len(s.Z) != b.r || len(s.ZDot) != b.r:
-		return fmt.Errorf("deform: ModalState.Z, ZDot: need %d entries each, got %d and %d", b.r, len(s.Z), len(s.ZDot))
-	}
-	for k := 0; k < b.r; k++ {
-		if !finite(s.Z[k]) || !finite(s.ZDot[k]) {
-			return fmt.Errorf("deform: ModalState.Z, ZDot[%d]: not finite: %v, %v", k, s.Z[k], s.ZDot[k])
-		}
+	orientation, err := s.check(b.r)
+	if err != nil {
+		return err
 	}
 	b.position = s.Position
-	b.orientation = q.Scale(1 / math.Sqrt(n2))
+	b.orientation = orientation
 	b.velocity, b.angularVel = s.LinearVelocity, s.AngularVelocity
 	copy(b.z, s.Z)
 	copy(b.zd, s.ZDot)

@@ -1,6 +1,11 @@
 package deform
 
-import "fmt"
+import (
+	"fmt"
+	"math"
+
+	"github.com/go-gl/mathgl/mgl64"
+)
 
 // checkModalInput checks the arguments shared by the modal bodies' constructors (NewModalBody,
 // NewHeldBody; fn names the one called, for the errors): a mesh and its modes, one finite positive
@@ -43,4 +48,30 @@ func checkModalInput(fn string, m *TetMesh, mass []float64, modes *Modes, alpha,
 		}
 	}
 	return nv, r, total, nil
+}
+
+// check validates a state for a body of r modes — finite pose and velocities, a non-zero
+// orientation, and finite modal vectors of length r — naming the field, and returns the
+// orientation normalised.
+func (s *ModalState) check(r int) (mgl64.Quat, error) {
+	q := s.Orientation
+	n2 := q.W*q.W + q.V.Dot(q.V)
+	switch {
+	case !finiteVec3(s.Position):
+		return q, fmt.Errorf("deform: ModalState.Position: not finite: %v", s.Position)
+	case !finite(n2) || !(n2 > 1e-200):
+		return q, fmt.Errorf("deform: ModalState.Orientation: must be finite and non-zero, got %v", q)
+	case !finiteVec3(s.LinearVelocity):
+		return q, fmt.Errorf("deform: ModalState.LinearVelocity: not finite: %v", s.LinearVelocity)
+	case !finiteVec3(s.AngularVelocity):
+		return q, fmt.Errorf("deform: ModalState.AngularVelocity: not finite: %v", s.AngularVelocity)
+	case len(s.Z) != r || len(s.ZDot) != r:
+		return q, fmt.Errorf("deform: ModalState.Z, ZDot: need %d entries each, got %d and %d", r, len(s.Z), len(s.ZDot))
+	}
+	for k := 0; k < r; k++ {
+		if !finite(s.Z[k]) || !finite(s.ZDot[k]) {
+			return q, fmt.Errorf("deform: ModalState.Z, ZDot[%d]: not finite: %v, %v", k, s.Z[k], s.ZDot[k])
+		}
+	}
+	return q.Scale(1 / math.Sqrt(n2)), nil
 }
