@@ -9,20 +9,7 @@ import (
 // BenchmarkLowestModes1000 finds the 20 lowest modes of a held beam of about 1,000 vertices
 // (24 × 6 × 6 cells, 1,225 vertices): the modal part of a reduced model's precomputation.
 func BenchmarkLowestModes1000(b *testing.B) {
-	mtl := Material{Young: 1e7, Poisson: 0.3, Density: 1000}
-	m, err := NewBoxMesh(mgl64.Vec3{0.5, 0.1, 0.1}, 24, 6, 6)
-	if err != nil {
-		b.Fatal(err)
-	}
-	k, err := Stiffness(m, mtl)
-	if err != nil {
-		b.Fatal(err)
-	}
-	mass := LumpedMass(m, mtl.Density)
-	fixed := make([]bool, m.NumVertices())
-	for a := range fixed {
-		fixed[a] = m.Vertex(a)[0] < -0.5+1e-12
-	}
+	m, _, k, mass, fixed := heldBeam(b)
 	iters := 0
 	for i := 0; i < b.N; i++ {
 		md, err := LowestModes(k, mass, fixed, 20, 1e-8, 200)
@@ -91,9 +78,9 @@ func BenchmarkModalBodyStep1000(b *testing.B) {
 	}
 }
 
-// heldBeamBasis returns the held beam of about 1,000 vertices (24 × 6 × 6 cells, 1,225 vertices,
-// clamped at x = −0.5), its material and masses, and its 6 lowest modes.
-func heldBeamBasis(b *testing.B) (*TetMesh, Material, []float64, []bool, *Modes) {
+// heldBeam returns the held beam of about 1,000 vertices (24 × 6 × 6 cells, 1,225 vertices,
+// clamped at x = −0.5): its mesh, material, stiffness, masses and held vertices.
+func heldBeam(b *testing.B) (*TetMesh, Material, *BlockMatrix, []float64, []bool) {
 	mtl := Material{Young: 1e7, Poisson: 0.3, Density: 1000}
 	m, err := NewBoxMesh(mgl64.Vec3{0.5, 0.1, 0.1}, 24, 6, 6)
 	if err != nil {
@@ -108,6 +95,13 @@ func heldBeamBasis(b *testing.B) (*TetMesh, Material, []float64, []bool, *Modes)
 	for a := range fixed {
 		fixed[a] = m.Vertex(a)[0] < -0.5+1e-12
 	}
+	return m, mtl, k, mass, fixed
+}
+
+// heldBeamBasis returns the held beam of heldBeam, its material and masses, and its 6 lowest
+// modes.
+func heldBeamBasis(b *testing.B) (*TetMesh, Material, []float64, []bool, *Modes) {
+	m, mtl, k, mass, fixed := heldBeam(b)
 	md, err := LowestModes(k, mass, fixed, 6, 1e-8, 200)
 	if err != nil {
 		b.Fatal(err)
