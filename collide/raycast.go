@@ -143,6 +143,30 @@ func (b *Box) rayCastLocal(o, d mgl64.Vec3, maxT float64) (float64, mgl64.Vec3, 
 	return tEnter, n, FaceFeature(boxFaceIndex(axis, n[axis])), true
 }
 
+// raySide intersects a ray from outside with the side of the cylinder of radius r about z,
+// |z| ≤ hh, up to maxT: the entry distance and the outward normal there.
+func raySide(o, d mgl64.Vec3, r, hh, maxT float64) (float64, mgl64.Vec3, bool) {
+	a := d[0]*d[0] + d[1]*d[1]
+	if a == 0 {
+		return 0, mgl64.Vec3{}, false // parallel to the axis
+	}
+	bq := o[0]*d[0] + o[1]*d[1]
+	cq := o[0]*o[0] + o[1]*o[1] - r*r
+	disc := bq*bq - a*cq
+	if disc < 0 {
+		return 0, mgl64.Vec3{}, false
+	}
+	t := (-bq - math.Sqrt(disc)) / a
+	if t < 0 || t > maxT {
+		return 0, mgl64.Vec3{}, false
+	}
+	if z := o[2] + t*d[2]; z < -hh || z > hh {
+		return 0, mgl64.Vec3{}, false
+	}
+	p := madd(o, d, t)
+	return t, unitOr(mgl64.Vec3{p[0], p[1], 0}, d.Mul(-1)), true
+}
+
 // rayCastLocal intersects a ray with the capsule: the cylinder side, then the end spheres.
 func (c *Capsule) rayCastLocal(o, d mgl64.Vec3, maxT float64) (float64, mgl64.Vec3, Feature, bool) {
 	if sd, _ := c.SignedDistance(o); sd <= 0 {
@@ -152,20 +176,8 @@ func (c *Capsule) rayCastLocal(o, d mgl64.Vec3, maxT float64) (float64, mgl64.Ve
 	var n mgl64.Vec3
 	var f Feature
 	r, hh := c.Radius, c.HalfHeight
-	// Infinite cylinder x² + y² = r², restricted to |z| <= hh.
-	a := d[0]*d[0] + d[1]*d[1]
-	if a > 0 {
-		bq := o[0]*d[0] + o[1]*d[1]
-		cq := o[0]*o[0] + o[1]*o[1] - r*r
-		if disc := bq*bq - a*cq; disc >= 0 {
-			t := (-bq - math.Sqrt(disc)) / a
-			if t >= 0 && t <= maxT {
-				if z := o[2] + t*d[2]; z >= -hh && z <= hh {
-					p := madd(o, d, t)
-					best, hit, n, f = t, true, unitOr(mgl64.Vec3{p[0], p[1], 0}, d.Mul(-1)), FaceFeature(0)
-				}
-			}
-		}
+	if t, nn, ok := raySide(o, d, r, hh, maxT); ok {
+		best, hit, n, f = t, true, nn, FaceFeature(0)
 	}
 	for k, z := range [2]float64{hh, -hh} {
 		center := mgl64.Vec3{0, 0, z}
@@ -300,18 +312,8 @@ func (c *Cylinder) rayCastLocal(o, d mgl64.Vec3, maxT float64) (float64, mgl64.V
 	var n mgl64.Vec3
 	var f Feature
 	r, hh := c.Radius, c.HalfHeight
-	if a := d[0]*d[0] + d[1]*d[1]; a > 0 {
-		bq := o[0]*d[0] + o[1]*d[1]
-		cq := o[0]*o[0] + o[1]*o[1] - r*r
-		if disc := bq*bq - a*cq; disc >= 0 {
-			t := (-bq - math.Sqrt(disc)) / a
-			if t >= 0 && t <= maxT {
-				if z := o[2] + t*d[2]; z >= -hh && z <= hh {
-					p := madd(o, d, t)
-					best, hit, n, f = t, true, unitOr(mgl64.Vec3{p[0], p[1], 0}, d.Mul(-1)), FaceFeature(0)
-				}
-			}
-		}
+	if t, nn, ok := raySide(o, d, r, hh, maxT); ok {
+		best, hit, n, f = t, true, nn, FaceFeature(0)
 	}
 	if d[2] != 0 {
 		// The cap facing the ray's origin: +z when the ray travels down.
