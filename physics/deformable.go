@@ -56,9 +56,19 @@ type ReducedDeformable struct {
 	// Friction is the Coulomb coefficient μ ≥ 0 of the body's contacts.
 	Friction float64
 
+	// Sleeping reports that the body rests in a sleeping island, as RigidBody.Sleeping does
+	// (docs/architecture.md, Sleeping): its frame and modal velocities are zero, it keeps its
+	// deformed shape, and steps leave it in place until something wakes it — an awake body
+	// touching its island, its support going away, or the game changing its frame fields, calling
+	// SetModalState or setting Sleeping to false. A game may set Sleeping to put the body to sleep
+	// where it is, deformed as it is; its velocities are zeroed.
+	Sleeping bool
+
 	model *deformableModel
 	// written is the frame state the last step wrote, to tell the game's changes apart.
 	written deformableFrame
+	// sleep is the simulation's record of the body's sleep (deformable_sleep.go).
+	sleepState deformableSleep
 }
 
 // deformableFrame is the frame part of a ReducedDeformable's state.
@@ -244,25 +254,25 @@ func (d *ReducedDeformable) checkMotion() error {
 }
 
 // check validates the frame fields a game may have changed since the last step and hands them to
-// the model.
-func (d *ReducedDeformable) check() error {
+// the model. It reports whether the game had changed them.
+func (d *ReducedDeformable) check() (changed bool, err error) {
 	if d.model == nil {
-		return fieldError("ReducedDeformable", "was not added with AddDeformable or SpawnDeformable")
+		return false, fieldError("ReducedDeformable", "was not added with AddDeformable or SpawnDeformable")
 	}
 	if d.frame() == d.written {
-		return nil
+		return false, nil
 	}
 	if d.Orientation == (mgl64.Quat{}) {
 		d.Orientation = mgl64.QuatIdent()
 	}
 	if err := d.checkMotion(); err != nil {
-		return err
+		return false, err
 	}
 	if err := d.model.setFrame(d); err != nil {
-		return err
+		return false, err
 	}
 	d.written = d.frame()
-	return nil
+	return true, nil
 }
 
 // store writes the model's frame state into d if it is finite, and reports whether it wrote.
@@ -375,7 +385,7 @@ func (d *ReducedDeformable) AngularMomentum() mgl64.Vec3 {
 }
 
 // SetModalState sets the modal coordinates and velocities (r entries each), to start a body
-// deformed or vibrating. It refuses wrong lengths and non-finite values, naming the field, and
+// deformed or vibrating; it wakes a sleeping body. It refuses wrong lengths and non-finite values, naming the field, and
 // changes nothing then.
 func (d *ReducedDeformable) SetModalState(z, zdot []float64) error {
 	if d.model == nil {
@@ -393,5 +403,7 @@ func (d *ReducedDeformable) SetModalState(z, zdot []float64) error {
 	if err := m.body.SetState(*st); err != nil {
 		return fieldError("ReducedDeformable modal state", "%v", err)
 	}
+	// A new modal state wakes a sleeping body, as a push wakes a rigid one.
+	d.wake()
 	return nil
 }

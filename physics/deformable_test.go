@@ -366,7 +366,7 @@ func TestDeformableMassBlockInverse(t *testing.T) {
 		t.Fatal(err)
 	}
 	d.Orientation = mgl64.QuatRotate(0.7, mgl64.Vec3{1, 2, 3}.Normalize())
-	if err := d.check(); err != nil {
+	if _, err := d.check(); err != nil {
 		t.Fatal(err)
 	}
 	m := d.model

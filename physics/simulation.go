@@ -251,12 +251,13 @@ func (s *Simulation) gather() error {
 }
 
 // gatherDeformable is the query callback of gather for reduced deformable bodies, which come after
-// every rigid body in the model order. They are always awake.
+// every rigid body in the model order.
 func (s *Simulation) gatherDeformable(e ecs.Entity, d *ReducedDeformable) {
 	if s.gatherErr != nil {
 		return
 	}
-	if err := d.check(); err != nil {
+	changed, err := d.check()
+	if err != nil {
 		s.gatherErr = withEntity(e, err)
 		return
 	}
@@ -267,7 +268,7 @@ func (s *Simulation) gatherDeformable(e ecs.Entity, d *ReducedDeformable) {
 	s.deformables = append(s.deformables, d)
 	s.deformModels = append(s.deformModels, d.model)
 	s.entities = append(s.entities, e)
-	s.asleep = append(s.asleep, false)
+	s.asleep = append(s.asleep, d.wakeOrSleepByGame(changed))
 	s.layout.Add(d.model.n)
 }
 

@@ -3,7 +3,8 @@ package physics
 import "math"
 
 // Sleeping islands. An island whose bodies have all moved slower than Config.SleepLinear and
-// Config.SleepAngular for Config.SleepTime falls asleep where it stands: its velocities are zeroed
+// Config.SleepAngular for Config.SleepTime (a deformable's modes too: deformable_sleep.go) falls
+// asleep where it stands: its velocities are zeroed
 // and, from then on, its pairs keep their manifolds and impulses without a narrow phase and the
 // island is not solved. It wakes when an awake body joins it through a contact, when a kinematic
 // body touching it moves (or the game moves it), when one of its bodies loses every contact, or
@@ -66,6 +67,10 @@ func (s *Simulation) advance(h float64, out *contactOutput, tick uint64) (sleepi
 		// An island still being pushed apart, or bouncing, is not at rest, whatever its velocities.
 		if s.comesToRest(h, bodies, out.qdot) && !out.outcomes[is].displaced() {
 			for _, mi := range bodies {
+				if mi >= len(s.models) {
+					s.deformables[mi-len(s.models)].sleep()
+					continue
+				}
 				s.components[mi].sleep()
 			}
 			sleeping += len(bodies)
@@ -94,8 +99,18 @@ func (s *Simulation) advance(h float64, out *contactOutput, tick uint64) (sleepi
 			}
 		}
 	}
-	for j := range s.deformModels {
-		if mi := len(s.models) + j; isl.islandOf[mi] < 0 && !s.store(mi, s.layout.Span(s.qdotP, mi), nil, nil, h, 1) {
+	for j, d := range s.deformables {
+		mi := len(s.models) + j
+		if isl.islandOf[mi] >= 0 {
+			continue
+		}
+		// As for rigid bodies below: one the game put to sleep stays put, any other flies.
+		if s.asleep[mi] && d.sleepState.gameSlept {
+			sleeping++
+			continue
+		}
+		d.sleepState.rest = 0
+		if !s.store(mi, s.layout.Span(s.qdotP, mi), nil, nil, h, 1) {
 			s.nonFinite = append(s.nonFinite, s.entities[mi])
 		}
 	}
@@ -145,9 +160,13 @@ func (s *Simulation) store(mi int, qdot, impulse, shift []float64, h, scale floa
 }
 
 // storeDeformable advances deformable j with velocity qdot (and contact impulse, or nil), displaces
-// it by the separation's shift (or nil) and writes its frame into its component. It reports
-// whether the update was finite; a deformable whose update was not keeps its last state.
+// it by the separation's shift (or nil) and writes its frame into its component, which is awake
+// from now on. It reports whether the update was finite; a deformable whose update was not keeps
+// its last state.
 func (s *Simulation) storeDeformable(j int, qdot, impulse, shift []float64, h float64) bool {
+	if d := s.deformables[j]; d.sleepState.asleep {
+		d.wake()
+	}
 	m := s.deformModels[j]
 	m.body.State(&m.saved)
 	m.Advance(h, qdot, impulse)
@@ -173,13 +192,19 @@ func (s *Simulation) comesToRest(h float64, bodies []int, qdot []float64) bool {
 	cfg := &s.config
 	all := cfg.SleepTime > 0
 	for _, mi := range bodies {
-		if mi >= len(s.models) {
-			// Deformable bodies do not sleep yet, nor do the islands they are in.
-			return false
-		}
-	}
-	for _, mi := range bodies {
 		q := s.layout.Span(qdot, mi)
+		if mi >= len(s.models) {
+			d := s.deformables[mi-len(s.models)]
+			if d.model.atRest(q, cfg.SleepLinear, cfg.SleepAngular) {
+				d.sleepState.rest += h
+			} else {
+				d.sleepState.rest = 0
+			}
+			if d.sleepState.rest < cfg.SleepTime {
+				all = false
+			}
+			continue
+		}
 		b := s.components[mi]
 		v := q[0]*q[0] + q[1]*q[1] + q[2]*q[2]
 		w := q[3]*q[3] + q[4]*q[4] + q[5]*q[5]
