@@ -499,6 +499,13 @@ func (m *TriangleMesh) rayCastLocal(o, d mgl64.Vec3, maxT float64) (float64, mgl
 	return best, n, FaceFeature(int(bt)), true
 }
 
+// RayTriangle intersects the ray o + t·d (t >= 0, d any non-zero direction; t is in units of its
+// length) with the triangle (a, b, c), from either side, by the Möller–Trumbore test the triangle
+// mesh's ray cast uses, and returns t and whether the ray hits. A ray in the triangle's plane
+// misses it. It is for callers with triangles of their own, such as the deformed surface of a
+// deformable body; the arguments are not checked.
+func RayTriangle(o, d, a, b, c mgl64.Vec3) (float64, bool) { return rayTriangle(o, d, a, b, c) }
+
 // rayTriangle intersects the ray o + t·d (t >= 0) with triangle (a, b, c), either side
 // (Möller–Trumbore).
 func rayTriangle(o, d, a, b, c mgl64.Vec3) (float64, bool) {

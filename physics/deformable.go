@@ -55,6 +55,10 @@ type ReducedDeformable struct {
 	LinearVelocity, AngularVelocity mgl64.Vec3
 	// Friction is the Coulomb coefficient μ ≥ 0 of the body's contacts.
 	Friction float64
+	// Layer is the set of layers (bits) the body belongs to, as Collider.Layer; 0 means
+	// DefaultLayer. The world queries see the body when it shares a bit with their
+	// QueryFilter.Mask. The body's contacts do not filter by layers yet: it meets every collider.
+	Layer uint32
 
 	// Sleeping reports that the body rests in a sleeping island, as RigidBody.Sleeping does
 	// (docs/architecture.md, Sleeping): its frame and modal velocities are zero, it keeps its

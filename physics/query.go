@@ -13,8 +13,8 @@ import (
 // World queries: CastRay, CastShape and Overlap find colliders through the step's broad phase
 // (docs/architecture.md, World queries).
 //
-// A query sees every body with a valid RigidBody and Collider at the pose its component held
-// when the queries last refreshed: the first query after each Step (or before the first step)
+// A query sees every body with a valid RigidBody and Collider, and every ReducedDeformable
+// (query_deformable.go), at the pose its component held when the queries last refreshed: the first query after each Step (or before the first step)
 // refreshes them, and so does RefreshQueries. Normally, then, a query sees the poses the last
 // step wrote. A body the game spawns or moves after that refresh is seen from the next step or
 // RefreshQueries on; a despawned entity is never reported. The refresh places each collider in
@@ -93,6 +93,10 @@ type queryState struct {
 	stale     bool
 	gen       uint64
 	refreshFn func(ecs.Entity, *RigidBody)
+	// deform[:deformCount] are the deformables as the last refresh saw them (query_deformable.go).
+	deform      []deformQueryRecord
+	deformCount int
+	deformFn    func(ecs.Entity, *ReducedDeformable)
 	// scratch holds one set of buffers per nesting level (an Overlap visit may run queries).
 	scratch []*queryScratch
 	depth   int
@@ -148,7 +152,7 @@ func (q *queryState) refresh() error {
 	if err := q.sim.bodies.Each(q.refreshFn); err != nil {
 		return fmt.Errorf("physics: %w", err)
 	}
-	return nil
+	return q.refreshDeformables()
 }
 
 // refreshBody is the refresh's query callback. A body or collider the next step would refuse is
@@ -218,8 +222,8 @@ func (sc *queryScratch) visible(id collide.ProxyID) (*proxyRecord, bool) {
 }
 
 // CastRay casts a ray from origin along direction (any non-zero length) up to maxDistance metres
-// (+Inf for no limit) and returns the first collider it meets that filter sees, and whether it met
-// one. Of colliders hit at the same distance, the one with the lower broad-phase entry wins, so
+// (+Inf for no limit) and returns the first collider or deformable surface it meets that filter
+// sees, and whether it met one (deformables: query_deformable.go). Of colliders hit at the same distance, the one with the lower broad-phase entry wins, so
 // the answer does not depend on the broad-phase tree's shape. A ray that starts inside a collider hits it at distance 0. See QueryFilter and, for which
 // poses a query sees, docs/architecture.md, World queries. It refuses a non-finite origin or
 // direction, a zero direction and a negative or NaN maxDistance with a *FieldError naming the
@@ -245,6 +249,7 @@ func (s *Simulation) CastRay(origin, direction mgl64.Vec3, maxDistance float64, 
 	if err := s.collision.broad.RayCast(origin, d, maxDistance, sc.rayFn); err != nil {
 		return RayHit{}, false, fmt.Errorf("physics: CastRay: %w", err)
 	}
+	sc.rayDeformables(maxDistance)
 	return sc.best, sc.found, nil
 }
 
@@ -287,7 +292,8 @@ func (sc *queryScratch) gatherCandidates(box collide.AABB) {
 }
 
 // CastShape sweeps shape from pose along direction (any non-zero length) up to maxDistance metres
-// and returns the first collider it touches that filter sees, and whether it touched one. The
+// and returns the first collider or deformable surface it touches that filter sees, and whether it
+// touched one. The
 // shape translates without turning. shape must be a Sphere, Box, Capsule, Cylinder,
 // ConvexHull or Compound; it may be placed against any collider. Each candidate found through the broad phase
 // is approached by conservative advancement: the shape moves to the plane that separates it from
@@ -319,7 +325,8 @@ func (s *Simulation) CastShape(shape collide.Shape, pose collide.Pose, direction
 	defer s.queries.release()
 	sc.filter = filter
 	start := shape.Bounds(pose)
-	sc.gatherCandidates(start.Union(start.Translate(d.Mul(maxDistance))))
+	swept := start.Union(start.Translate(d.Mul(maxDistance)))
+	sc.gatherCandidates(swept)
 	var best ShapeHit
 	found := false
 	limit := maxDistance
@@ -334,7 +341,7 @@ func (s *Simulation) CastShape(shape collide.Shape, pose collide.Pose, direction
 			best, found, limit = h, true, h.Distance
 		}
 	}
-	return best, found, nil
+	return sc.castShapeDeformables(shape, pose, d, swept, best, found, limit)
 }
 
 // sweep advances shape from pose along the unit direction d towards other until they touch
@@ -390,7 +397,8 @@ func (sc *queryScratch) sweep(shape collide.Shape, pose collide.Pose, d mgl64.Ve
 
 // Overlap calls visit with every body whose collider, seen by filter, touches or overlaps shape
 // placed at pose, in the order of their broad-phase entries (fixed by the order the bodies entered
-// the simulation, not by the tree's shape); visit returns false to stop. shape must be a Sphere,
+// the simulation, not by the tree's shape), then every deformable whose surface it touches or
+// crosses; visit returns false to stop. shape must be a Sphere,
 // Box, Capsule, Cylinder, ConvexHull or Compound. visit may run queries of its own; it must not call Step.
 // It refuses a nil visit, a nil or invalid shape or one of another kind and a non-finite pose (a
 // zero rotation means the identity; others are normalised) with a *FieldError naming the
@@ -424,7 +432,7 @@ func (s *Simulation) Overlap(shape collide.Shape, pose collide.Pose, filter Quer
 			return nil
 		}
 	}
-	return nil
+	return sc.overlapDeformables(shape, pose, visit)
 }
 
 // checkQueryShape refuses a query shape CastShape and Overlap cannot place against every

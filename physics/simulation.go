@@ -234,13 +234,8 @@ func (s *Simulation) gather() error {
 	if s.gatherErr != nil {
 		return s.gatherErr
 	}
-	if s.deformQuery == nil && ecs.Registered[ReducedDeformable](s.world) {
-		q, err := ecs.NewQuery1[ReducedDeformable](s.world)
-		if err != nil {
-			return fmt.Errorf("physics: %w", err)
-		}
-		s.deformQuery = q
-		s.deformFn = s.gatherDeformable
+	if err := s.registerDeformables(); err != nil {
+		return err
 	}
 	if s.deformQuery != nil {
 		if err := s.deformQuery.Each(s.deformFn); err != nil {
@@ -248,6 +243,21 @@ func (s *Simulation) gather() error {
 		}
 	}
 	return s.gatherErr
+}
+
+// registerDeformables makes deformQuery once the ReducedDeformable component is registered; before
+// that it stays nil.
+func (s *Simulation) registerDeformables() error {
+	if s.deformQuery != nil || !ecs.Registered[ReducedDeformable](s.world) {
+		return nil
+	}
+	q, err := ecs.NewQuery1[ReducedDeformable](s.world)
+	if err != nil {
+		return fmt.Errorf("physics: %w", err)
+	}
+	s.deformQuery = q
+	s.deformFn = s.gatherDeformable
+	return nil
 }
 
 // gatherDeformable is the query callback of gather for reduced deformable bodies, which come after
