@@ -4,13 +4,15 @@ import (
 	"fmt"
 
 	"github.com/stagger-physics/stagger/collide"
+	"github.com/stagger-physics/stagger/deform"
 	"github.com/stagger-physics/stagger/ecs"
 )
 
 // Snapshot is the whole state of a Simulation and of its world's bodies between two steps
 // (docs/architecture.md, Snapshot and restore): every RigidBody and Collider component, the
 // collision world's broad phase and pairs (manifolds and the impulses that warm-start the next
-// solve), sleeping timers, pending forces, and what the contact and sensor events compare with.
+// solve), sleeping timers, pending forces, and what the contact and sensor events compare with;
+// and every ReducedDeformable, with its modal state and its contacts' warm starts.
 // Restoring it makes the following steps bit-identical to those that followed the snapshot, so a
 // game can save a moment, rewind to it, or run rollback netcode on the deterministic step. A zero
 // Snapshot is empty; Simulation.Snapshot fills one, reusing its storage.
@@ -31,6 +33,13 @@ type Snapshot struct {
 
 	events  []ContactEvent
 	sensors []SensorEvent
+
+	// The reduced deformable bodies, in storage order: the component (whose model, the modal
+	// body, is the world's own and is not copied), the model's state and last step's contacts.
+	deformEntities []ecs.Entity
+	deformables    []ReducedDeformable
+	deformStates   []deform.ModalState
+	deformContacts [][]deformContact
 }
 
 // Tick returns the tick of the last step before the snapshot was taken (StepStats.Tick).
@@ -46,9 +55,6 @@ func (s *Simulation) Snapshot(dst *Snapshot) error {
 	}
 	if s.stepping {
 		return fieldError("Snapshot", "must not be called during Step")
-	}
-	if err := s.refuseDeformables("Snapshot"); err != nil {
-		return err
 	}
 	dst.entities, dst.bodies = dst.entities[:0], dst.bodies[:0]
 	dst.colliders, dst.collided = dst.colliders[:0], dst.collided[:0]
@@ -85,6 +91,9 @@ func (s *Simulation) Snapshot(dst *Snapshot) error {
 	dst.tick = s.stats.Tick
 	dst.events = append(dst.events[:0], s.events.prev...)
 	dst.sensors = append(dst.sensors[:0], s.sensors.prev...)
+	if err := s.snapshotDeformables(dst); err != nil {
+		return err
+	}
 	dst.taken = true
 	return nil
 }
@@ -103,9 +112,6 @@ func (s *Simulation) Restore(src *Snapshot) error {
 		return fieldError("Restore src", "holds no snapshot (fill it with Simulation.Snapshot)")
 	case s.stepping:
 		return fieldError("Restore", "must not be called during Step")
-	}
-	if err := s.refuseDeformables("Restore"); err != nil {
-		return err
 	}
 	i := 0
 	var mismatch error
@@ -136,6 +142,9 @@ func (s *Simulation) Restore(src *Snapshot) error {
 	if mismatch != nil {
 		return mismatch
 	}
+	if err := s.checkDeformables(src); err != nil {
+		return err
+	}
 	for k, e := range src.entities {
 		b, _ := ecs.Get[RigidBody](s.world, e)
 		*b = src.bodies[k]
@@ -155,29 +164,8 @@ func (s *Simulation) Restore(src *Snapshot) error {
 	s.stats = src.stats
 	s.events.prev = append(s.events.prev[:0], src.events...)
 	s.sensors.prev = append(s.sensors.prev[:0], src.sensors...)
+	s.restoreDeformables(src)
 	s.nonFinite, s.failed = s.nonFinite[:0], s.failed[:0]
 	s.queries.stale = true // the queries' records describe the poses before the restore
-	return nil
-}
-
-// refuseDeformables reports an error naming the first ReducedDeformable entity, if any: snapshots
-// do not yet hold a deformable body's state (its modal coordinates and its contacts' warm starts),
-// and a snapshot that silently left them out would restore a different world.
-func (s *Simulation) refuseDeformables(op string) error {
-	if s.deformQuery == nil {
-		return nil
-	}
-	var first ecs.Entity
-	found := false
-	if err := s.deformQuery.Each(func(e ecs.Entity, _ *ReducedDeformable) {
-		if !found {
-			first, found = e, true
-		}
-	}); err != nil {
-		return err
-	}
-	if found {
-		return &FieldError{Entity: first, Field: op, Reason: "reduced deformable bodies are not captured by snapshots yet"}
-	}
 	return nil
 }
