@@ -103,13 +103,17 @@ func TestCastRayHitsDeformedBlock(t *testing.T) {
 			if p := o.Add(down.Mul(h.Distance)); p.Sub(h.Point).Len() > 1e-12 {
 				t.Fatalf("ray at %v: point %v, want %v", o, h.Point, p)
 			}
-			// On an edge the two methods may name either triangle; the normal must be the named one's.
+			// On an edge the two methods may name either triangle: the one named must hold the
+			// point, and the normal must be its.
 			if h.Feature.Type() != collide.FeatureFace || h.Feature.Index() >= len(tris) {
 				t.Fatalf("ray at %v: feature %v, want a face of the surface", o, h.Feature)
 			}
-			tri = h.Feature.Index()
-			a := verts[tris[tri][0]]
-			n := verts[tris[tri][1]].Sub(a).Cross(verts[tris[tri][2]].Sub(a)).Normalize()
+			named := h.Feature.Index()
+			a := verts[tris[named][0]]
+			n := verts[tris[named][1]].Sub(a).Cross(verts[tris[named][2]].Sub(a)).Normalize()
+			if named != tri && math.Abs(n.Dot(h.Point.Sub(a))) > 1e-12 {
+				t.Fatalf("ray at %v: names triangle %d, whose plane is %.3g m from the point (brute force: %d)", o, named, n.Dot(h.Point.Sub(a)), tri)
+			}
 			if n.Dot(down) > 0 {
 				n = n.Mul(-1)
 			}
