@@ -23,7 +23,8 @@ const (
 // ReducedDeformable is the component of a reduced deformable body (docs/architecture.md,
 // Deformable bodies): a tetrahedral mesh of a linear elastic material whose motion is a floating
 // frame — a rigid motion that follows the body's centre of mass and mean rotation — plus its r
-// lowest free vibration modes (the Staggered Projections paper's §8). It falls, collides with rigid
+// lowest free vibration modes (the Staggered Projections paper's §8) — or, with Model StVK, the
+// reduced St. Venant–Kirchhoff model in those modes and their modal derivatives. It falls, collides with rigid
 // bodies and static geometry through its surface vertices, and is solved in the same staggered
 // projection as rigid bodies.
 //
