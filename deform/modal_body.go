@@ -66,6 +66,9 @@ type ModalBody struct {
 	sCols    []mgl64.Vec3 // the r columns of S(z)
 
 	step modalStep
+	// stvk, when not nil, replaces the linear modal force Ω² z by the reduced St. Venant–Kirchhoff
+	// force of the basis (NewFrameStVKBody, frame_stvk.go).
+	stvk *frameStVK
 }
 
 // ModalState is a ModalBody's generalised state: the frame's origin (the centre of mass) and
@@ -99,7 +102,12 @@ func VertexPoint(a int) MaterialPoint {
 // or non-finite damping, and modes that are not mass-orthonormal with zero linear momentum (to
 // meanAxisTolerance), naming the argument.
 func NewModalBody(m *TetMesh, mass []float64, modes *Modes, alpha, beta float64) (*ModalBody, error) {
-	nv, r, total, err := checkModalInput("NewModalBody", m, mass, modes, alpha, beta)
+	return newModalBody("NewModalBody", m, mass, modes, alpha, beta)
+}
+
+// newModalBody is NewModalBody, its errors naming the constructor fn.
+func newModalBody(fn string, m *TetMesh, mass []float64, modes *Modes, alpha, beta float64) (*ModalBody, error) {
+	nv, r, total, err := checkModalInput(fn, m, mass, modes, alpha, beta)
 	if err != nil {
 		return nil, err
 	}
@@ -116,7 +124,7 @@ func NewModalBody(m *TetMesh, mass []float64, modes *Modes, alpha, beta float64)
 			b.phi[i*r+k] = x
 		}
 	}
-	if err := b.precompute(mass); err != nil {
+	if err := b.precompute(fn, mass); err != nil {
 		return nil, err
 	}
 	b.z, b.zd = make([]float64, r), make([]float64, r)
@@ -130,7 +138,7 @@ func NewModalBody(m *TetMesh, mass []float64, modes *Modes, alpha, beta float64)
 
 // precompute forms the coefficients of J(z) and S(z) and checks the modes' orthonormality and
 // linear momentum.
-func (b *ModalBody) precompute(mass []float64) error {
+func (b *ModalBody) precompute(fn string, mass []float64) error {
 	r := b.r
 	b.j1 = make([]mgl64.Mat3, r)
 	b.c2 = make([]mgl64.Mat3, r*r)
@@ -156,10 +164,10 @@ func (b *ModalBody) precompute(mass []float64) error {
 	}
 	for k := 0; k < r; k++ {
 		if lin[k].Len() > meanAxisTolerance*math.Sqrt(b.mass) {
-			return fmt.Errorf("deform: NewModalBody modes.Shapes[%d]: carries linear momentum (Σ m φ = %v); use FreeModes' mean-axis modes", k, lin[k])
+			return fmt.Errorf("deform: %s modes.Shapes[%d]: carries linear momentum (Σ m φ = %v); use FreeModes' mean-axis modes", fn, k, lin[k])
 		}
 		if b.s0[k].Len() > meanAxisTolerance*math.Sqrt(b.mass)*size {
-			return fmt.Errorf("deform: NewModalBody modes.Shapes[%d]: carries angular momentum (Σ m x × φ = %v); use FreeModes' mean-axis modes", k, b.s0[k])
+			return fmt.Errorf("deform: %s modes.Shapes[%d]: carries angular momentum (Σ m x × φ = %v); use FreeModes' mean-axis modes", fn, k, b.s0[k])
 		}
 		for l := 0; l <= k; l++ {
 			want := 0.0
@@ -167,7 +175,7 @@ func (b *ModalBody) precompute(mass []float64) error {
 				want = 1
 			}
 			if g := trace3(b.c2[k*r+l]); math.Abs(g-want) > meanAxisTolerance {
-				return fmt.Errorf("deform: NewModalBody modes.Shapes[%d]: not mass-orthonormal (φ%dᵀMφ%d = %.3g)", k, k, l, g)
+				return fmt.Errorf("deform: %s modes.Shapes[%d]: not mass-orthonormal (φ%dᵀMφ%d = %.3g)", fn, k, k, l, g)
 			}
 		}
 	}
@@ -387,8 +395,12 @@ func (b *ModalBody) KineticEnergy() float64 {
 	return e
 }
 
-// ElasticEnergy returns ½ Σ ω_k² z_k², J.
+// ElasticEnergy returns ½ Σ ω_k² z_k², J, or the reduced StVK energy W(z) of a body built by
+// NewFrameStVKBody.
 func (b *ModalBody) ElasticEnergy() float64 {
+	if b.stvk != nil {
+		return b.stvk.energy(b.z)
+	}
 	e := 0.0
 	for k, z := range b.z {
 		e += 0.5 * b.omega2[k] * z * z

@@ -135,22 +135,30 @@ func (b *ModalBody) PredictVelocity(h float64, g mgl64.Vec3, dst []float64) erro
 			}
 		}
 		st.gqv[k] = f + wb.Dot(sz)
-		st.a[k] = 1 + 0.5*h*(b.alpha+b.beta*b.omega2[k]) + 0.25*h*h*b.omega2[k]
-		st.rhs[k] = st.pi[k] + 0.5*h*(st.gqv[k]-b.omega2[k]*b.z[k])
+		if b.stvk == nil {
+			st.a[k] = 1 + 0.5*h*(b.alpha+b.beta*b.omega2[k]) + 0.25*h*h*b.omega2[k]
+			st.rhs[k] = st.pi[k] + 0.5*h*(st.gqv[k]-b.omega2[k]*b.z[k])
+		}
 	}
-	// ż̄ = A⁻¹(rhs − Sᵀ ω̄_b); (J − S A⁻¹ Sᵀ) ω̄_b = m̄ − S A⁻¹ rhs.
-	schur := b.inertia
-	var c mgl64.Vec3
-	for k, s := range b.sCols {
-		schur = schur.Sub(outer(s, s).Mul(1 / st.a[k]))
-		c = c.Add(s.Mul(st.rhs[k] / st.a[k]))
+	if b.stvk != nil {
+		if err := b.stvk.predict(b, h, lb); err != nil {
+			return err
+		}
+	} else {
+		// ż̄ = A⁻¹(rhs − Sᵀ ω̄_b); (J − S A⁻¹ Sᵀ) ω̄_b = m̄ − S A⁻¹ rhs.
+		schur := b.inertia
+		var c mgl64.Vec3
+		for k, s := range b.sCols {
+			schur = schur.Sub(outer(s, s).Mul(1 / st.a[k]))
+			c = c.Add(s.Mul(st.rhs[k] / st.a[k]))
+		}
+		gInv, ok := inverse3(symmetric3(schur))
+		if !ok {
+			return fmt.Errorf("deform: ModalBody.PredictVelocity: the rotational mass is singular (inertia %v)", b.inertia)
+		}
+		st.mbar = midpointMomentum(lb, c, gInv, h)
+		st.gInv = gInv
 	}
-	gInv, ok := inverse3(symmetric3(schur))
-	if !ok {
-		return fmt.Errorf("deform: ModalBody.PredictVelocity: the rotational mass is singular (inertia %v)", b.inertia)
-	}
-	st.mbar = midpointMomentum(lb, c, gInv, h)
-	st.gInv = gInv
 	st.v = b.velocity.Add(g.Mul(h))
 	st.h, st.ready = h, true
 	b.stepVelocity(nil, dst)
@@ -170,6 +178,10 @@ func (b *ModalBody) stepVelocity(p, dst []float64) {
 	if p != nil {
 		v = v.Add(mgl64.Vec3{p[0], p[1], p[2]}.Mul(1 / b.mass))
 		m = m.Add(b.rotation.Transpose().Mul3x1(mgl64.Vec3{p[3], p[4], p[5]}).Mul(0.5))
+	}
+	if b.stvk != nil {
+		b.stvk.stepVelocity(b, v, m, p, dst)
+		return
 	}
 	for k, s := range b.sCols {
 		r := st.rhs[k]
@@ -240,6 +252,16 @@ func (b *ModalBody) EffectiveMass(dst []float64) error {
 			dst[i*n+j] *= 2
 		}
 	}
+	if b.stvk != nil {
+		// The dense modal block 2A of the linearised step (frame_stvk.go).
+		a := b.stvk.a
+		for k := 0; k < b.r; k++ {
+			for l := 0; l < b.r; l++ {
+				dst[(6+k)*n+6+l] = 2 * a[k*b.r+l]
+			}
+		}
+		return nil
+	}
 	for k, a := range b.step.a {
 		dst[(6+k)*n+6+k] = 2 * a
 	}
@@ -305,6 +327,13 @@ func (b *ModalBody) Advance(h float64, qdot, impulse []float64) error {
 			return fmt.Errorf("deform: ModalBody.Advance impulse[%d]: not finite", i)
 		}
 	}
+	if b.stvk != nil {
+		// The elastic and damping forces over the step, before anything moves: the only part of
+		// Advance that can fail (a configuration whose force overflows).
+		if err := b.stvk.stepForce(b, h, qdot[6:n]); err != nil {
+			return err
+		}
+	}
 	st.ready = false
 	v := mgl64.Vec3{qdot[0], qdot[1], qdot[2]}
 	wb := b.rotation.Transpose().Mul3x1(mgl64.Vec3{qdot[3], qdot[4], qdot[5]})
@@ -317,8 +346,12 @@ func (b *ModalBody) Advance(h float64, qdot, impulse []float64) error {
 	pi := st.pi
 	for k := 0; k < b.r; k++ {
 		zd := qdot[6+k]
-		zbar := b.z[k] + 0.5*h*zd
-		pi[k] += h * (st.gqv[k] - b.omega2[k]*zbar - (b.alpha+b.beta*b.omega2[k])*zd)
+		if b.stvk != nil {
+			pi[k] += h * (st.gqv[k] - b.stvk.force[k])
+		} else {
+			zbar := b.z[k] + 0.5*h*zd
+			pi[k] += h * (st.gqv[k] - b.omega2[k]*zbar - (b.alpha+b.beta*b.omega2[k])*zd)
+		}
 		if impulse != nil {
 			pi[k] += impulse[6+k]
 		}

@@ -23,7 +23,8 @@ const (
 // ReducedDeformable is the component of a reduced deformable body (docs/architecture.md,
 // Deformable bodies): a tetrahedral mesh of a linear elastic material whose motion is a floating
 // frame — a rigid motion that follows the body's centre of mass and mean rotation — plus its r
-// lowest free vibration modes (the Staggered Projections paper's §8). It falls, collides with rigid
+// lowest free vibration modes (the Staggered Projections paper's §8) — or, with Model StVK, the
+// reduced St. Venant–Kirchhoff model in those modes and their modal derivatives. It falls, collides with rigid
 // bodies and static geometry through its surface vertices, and is solved in the same staggered
 // projection as rigid bodies.
 //
@@ -46,6 +47,17 @@ type ReducedDeformable struct {
 	// velocities must be zero), its modes are those of the mesh with these vertices held
 	// (deform.LowestModes, deform.HeldBody), and only the modes move; the held vertices never do.
 	Held []int32
+	// Model is the elastic model: LinearModal (the zero value) or StVK, the reduced St.
+	// Venant–Kirchhoff model for large deformation, whose coordinates are the Modes free modes and
+	// their modal derivatives (free bodies only).
+	Model DeformableModel
+	// Basis is the StVK model's basis size r, the modes included (its DoFs are 6 + r); zero means
+	// twice Modes (at most deform.MaxReducedBasis). It must be zero for LinearModal.
+	Basis int
+	// CacheDir, if not empty, is the directory of the StVK coefficients' disk cache
+	// (deform.CachedReducedStVK): a body of the same mesh, material and basis loads them there
+	// instead of computing them. Empty: they are computed at spawn and not stored.
+	CacheDir string
 
 	// Position of the centre of mass in the world, m.
 	Position mgl64.Vec3
@@ -157,6 +169,9 @@ func (d *ReducedDeformable) prepare() error {
 	if err := d.checkMotion(); err != nil {
 		return err
 	}
+	if err := d.checkModel(); err != nil {
+		return err
+	}
 	if err := d.Material.Validate(); err != nil {
 		return fieldError("ReducedDeformable.Material", "%v", err)
 	}
@@ -176,7 +191,11 @@ func (d *ReducedDeformable) prepare() error {
 		if err != nil {
 			return fieldError("ReducedDeformable.Mesh", "free modes: %v", err)
 		}
-		if body, err = deform.NewModalBody(d.Mesh, mass, modes, d.Alpha, d.Beta); err != nil {
+		if d.Model == StVK {
+			if body, err = d.stvkBody(mass, modes); err != nil {
+				return err
+			}
+		} else if body, err = deform.NewModalBody(d.Mesh, mass, modes, d.Alpha, d.Beta); err != nil {
 			return fieldError("ReducedDeformable.Mesh", "%v", err)
 		}
 	}
@@ -304,8 +323,8 @@ func (d *ReducedDeformable) Mass() float64 {
 	return d.model.mass
 }
 
-// Modal appends the modal coordinates z (r entries, m·√kg: the modes are mass-normalised) to dst
-// and returns it. They are the body's deformation; read them, set the frame fields to move it.
+// Modal appends the modal coordinates z (r entries, m·√kg: the modes are mass-normalised; for
+// StVK, the Basis coordinates, the modes first) to dst and returns it. They are the body's deformation; read them, set the frame fields to move it.
 func (d *ReducedDeformable) Modal(dst []float64) []float64 {
 	if d.model == nil {
 		return dst[:0]
@@ -354,7 +373,8 @@ func (d *ReducedDeformable) KineticEnergy() float64 {
 	return d.model.body.KineticEnergy()
 }
 
-// ElasticEnergy returns the strain energy ½ Σ ω_k² z_k², J.
+// ElasticEnergy returns the strain energy, J: ½ Σ ω_k² z_k² (LinearModal) or the reduced StVK
+// energy W(z) (StVK).
 func (d *ReducedDeformable) ElasticEnergy() float64 {
 	if d.model == nil {
 		return 0

@@ -15,15 +15,23 @@ import (
 // gravitational) in one step, the sum of all rises, the energy lost over the run, and m g L.
 func cornerDrop(t *testing.T, young float64) (worst, rises, lost, scale float64) {
 	t.Helper()
+	return cornerDropModel(t, young, LinearModal, 10, 0)
+}
+
+// cornerDropModel is cornerDrop with the elastic model, the mode count and (for StVK) the basis
+// size given.
+func cornerDropModel(t *testing.T, young float64, model DeformableModel, modes, basis int) (worst, rises, lost, scale float64) {
+	t.Helper()
 	const h, half, drop = 0.01, 0.2, 0.3
 	cfg := DefaultConfig()
 	app := newTestApp(t, h, cfg)
 	spawnGround(t, app.World, mgl64.Vec3{0, 0, 1}, 0.6)
 	mat := deform.Material{Young: young, Poisson: 0.3, Density: 500}
-	d, err := NewDeformableBox(mgl64.Vec3{half, half, half}, 3, mat, 10)
+	d, err := NewDeformableBox(mgl64.Vec3{half, half, half}, 3, mat, modes)
 	if err != nil {
 		t.Fatal(err)
 	}
+	d.Model, d.Basis = model, basis
 	// A turn about (1, −1, 0) by the angle between a body diagonal and the vertical brings the
 	// corner (−1, −1, −1)·half straight below the centre.
 	d.Orientation = mgl64.QuatRotate(math.Acos(1/math.Sqrt(3)), mgl64.Vec3{1, -1, 0}.Normalize())
