@@ -102,18 +102,23 @@ func subspaceIteration(k *BlockMatrix, chol *bandedCholesky, mdiag []float64, pr
 		y[j] = make([]float64, n)
 		ky[j] = make([]float64, n)
 	}
-	rhs := make([]float64, n)
-	scratch := make([]float64, chol.n)
+	rhs := make([][]float64, q)
+	for j := range rhs {
+		rhs[j] = make([]float64, n)
+	}
+	scratch := make([]float64, q*chol.n)
 	kr, mr := mat.NewSymDense(q, nil), mat.NewSymDense(q, nil)
 	prev := make([]float64, r)
 	md := &Modes{}
 	for it := 1; it <= maxIter; it++ {
 		md.Iterations = it
 		for j := 0; j < q; j++ {
-			for i := range rhs {
-				rhs[i] = mdiag[i] * x[j][i]
+			for i, m := range mdiag {
+				rhs[j][i] = m * x[j][i]
 			}
-			chol.solve(rhs, y[j], scratch)
+		}
+		chol.solveBlock(rhs, y, scratch)
+		for j := 0; j < q; j++ {
 			if project != nil {
 				project(y[j])
 			}
