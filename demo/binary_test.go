@@ -165,6 +165,7 @@ func TestWindowThrows(t *testing.T) {
 		{"-scene", "cardhouse"},
 		{"-scene", "arch"},
 		{"-scene", "ratio"},
+		{"-scene", "jelly"},
 	} {
 		args := append(append([]string{}, level...), "-throw-after", "1s",
 			"-screenshot", filepath.Join(t.TempDir(), "throw.png"), "-screenshot-after", "3.5s")

@@ -138,6 +138,8 @@ func goalName(k goalKind) string {
 		return "knock off the top"
 	case goalStand:
 		return "keep it standing"
+	case goalKnockOff:
+		return "knock the jelly off"
 	}
 	return ""
 }

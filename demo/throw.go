@@ -51,12 +51,19 @@ func throwSpeed(held float64) float64 {
 // nothing.
 const maxAimDistance = 30
 
-// aimPoint returns where a throw along the ray (origin, unit dir) aims: the first collider the ray
-// hits, or the point maxAimDistance along it.
-func aimPoint(sim *physics.Simulation, origin, dir mgl64.Vec3) (mgl64.Vec3, error) {
+// aimPoint returns where a throw along the ray (origin, unit dir) aims: the first collider or
+// deformable body (rayDeformables) the ray hits in w, or the point maxAimDistance along it.
+func aimPoint(w *ecs.World, sim *physics.Simulation, origin, dir mgl64.Vec3) (mgl64.Vec3, error) {
 	hit, ok, err := sim.CastRay(origin, dir, maxAimDistance, physics.QueryFilter{})
 	if err != nil {
 		return mgl64.Vec3{}, err
+	}
+	reach := float64(maxAimDistance)
+	if ok {
+		reach = hit.Distance
+	}
+	if t, ok := rayDeformables(w, origin, dir, reach); ok {
+		return origin.Add(dir.Mul(t)), nil
 	}
 	if ok {
 		return hit.Point, nil
@@ -104,7 +111,7 @@ func throwProjectile(w *ecs.World, p projectile, origin, velocity mgl64.Vec3) (e
 // throwAlong throws p from origin at speed towards what the ray (origin, unit dir) aims at
 // (aimPoint), along the ballistic arc launchVelocity gives.
 func throwAlong(w *ecs.World, sim *physics.Simulation, p projectile, origin, dir mgl64.Vec3, speed float64) (ecs.Entity, error) {
-	target, err := aimPoint(sim, origin, dir)
+	target, err := aimPoint(w, sim, origin, dir)
 	if err != nil {
 		return ecs.Entity{}, err
 	}
@@ -121,7 +128,7 @@ const weightClearance = 0.3
 // dropWeight lets a weight go at rest above what the ray (origin, unit dir) aims at, clear of
 // every dynamic body, and returns it.
 func dropWeight(w *ecs.World, sim *physics.Simulation, origin, dir mgl64.Vec3) (ecs.Entity, error) {
-	target, err := aimPoint(sim, origin, dir)
+	target, err := aimPoint(w, sim, origin, dir)
 	if err != nil {
 		return ecs.Entity{}, err
 	}

@@ -95,7 +95,8 @@ func (g *game) throwAt(x, y float32, held float64, w, h int) error {
 	return nil
 }
 
-// markLevel records where the level's dynamic bodies are, for reportLevel.
+// markLevel records where the level's dynamic bodies, rigid and deformable, are, for
+// reportLevel.
 func (g *game) markLevel() {
 	g.level = map[ecs.Entity]mgl64.Vec3{}
 	_ = g.dynamic.Each(func(e ecs.Entity, b *physics.RigidBody) {
@@ -103,6 +104,20 @@ func (g *game) markLevel() {
 			g.level[e] = b.Position
 		}
 	})
+	if q, err := ecs.NewQuery1[physics.ReducedDeformable](g.sim.World); err == nil {
+		_ = q.Each(func(e ecs.Entity, d *physics.ReducedDeformable) { g.level[e] = d.Position })
+	}
+}
+
+// bodyPosition returns the position of e in w, a rigid body's or a deformable body's frame's.
+func bodyPosition(w *ecs.World, e ecs.Entity) (mgl64.Vec3, bool) {
+	if b, ok := ecs.Get[physics.RigidBody](w, e); ok {
+		return b.Position, true
+	}
+	if d, ok := ecs.Get[physics.ReducedDeformable](w, e); ok {
+		return d.Position, true
+	}
+	return mgl64.Vec3{}, false
 }
 
 // levelReport is what the demo prints at exit after a scripted throw: the level, the throws made,
@@ -117,11 +132,13 @@ type levelReport struct {
 	Level string `json:"level,omitempty"`
 	Goal  string `json:"goal,omitempty"`
 	// State is "playing", "won" or "lost"; LevelThrows the throws the level counted; Displaced
-	// the structure's pieces displaced; Held the weights resting on top (goal "stand").
+	// the structure's pieces displaced; Held the weights resting on top (goal "stand"); Off the
+	// blocks knocked off their boxes (goal "knockoff").
 	State       string `json:"state,omitempty"`
 	LevelThrows int    `json:"level_throws"`
 	Displaced   int    `json:"displaced"`
 	Held        int    `json:"held"`
+	Off         int    `json:"off"`
 	// Knocks counts the impact sounds started since the game opened; 0 where it runs silently.
 	Knocks int `json:"knocks"`
 	// Renderer is the OpenGL renderer's name (GL_RENDERER), "llvmpipe (…)" under Mesa's software
@@ -132,7 +149,7 @@ type levelReport struct {
 }
 
 // goalWords are the report's names of the goal kinds.
-var goalWords = map[goalKind]string{goalTopple: "topple", goalTarget: "target", goalStand: "stand"}
+var goalWords = map[goalKind]string{goalTopple: "topple", goalTarget: "target", goalStand: "stand", goalKnockOff: "knockoff"}
 
 // reportLevel writes the levelReport as one JSON line to w.
 func (g *game) reportLevel(w io.Writer) error {
@@ -140,11 +157,11 @@ func (g *game) reportLevel(w io.Writer) error {
 		Renderer: g.renderer, frameSummary: g.frameTime.summary()}
 	if p := g.prog; p != nil {
 		r.Level, r.Goal, r.State = p.lvl.title, goalWords[p.lvl.goal], p.state.String()
-		r.LevelThrows, r.Displaced, r.Held = p.throws, p.displaced, p.held
+		r.LevelThrows, r.Displaced, r.Held, r.Off = p.throws, p.displaced, p.held, p.off
 	}
 	for e, p := range g.level {
-		if b, ok := ecs.Get[physics.RigidBody](g.sim.World, e); ok {
-			r.Moved = math.Max(r.Moved, b.Position.Sub(p).Len())
+		if at, ok := bodyPosition(g.sim.World, e); ok {
+			r.Moved = math.Max(r.Moved, at.Sub(p).Len())
 		}
 	}
 	return json.NewEncoder(w).Encode(r)

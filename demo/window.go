@@ -17,6 +17,7 @@ import (
 	"github.com/g3n/engine/renderer"
 	"github.com/g3n/engine/util/helper"
 	"github.com/g3n/engine/window"
+	"github.com/go-gl/mathgl/mgl64"
 	"github.com/stagger-physics/stagger/collide"
 	"github.com/stagger-physics/stagger/demo/headless"
 	"github.com/stagger-physics/stagger/ecs"
@@ -338,8 +339,9 @@ func (g *game) frameScene() {
 	g.orbit.SetTarget(f.target)
 }
 
-// sceneBounds returns the scene-coordinate box around every body's collider at its current pose,
-// leaving out unbounded shapes (the ground's half-space); ok is false when there is none.
+// sceneBounds returns the scene-coordinate box around every body's collider at its current pose
+// and every deformable body's surface, leaving out unbounded shapes (the ground's half-space); ok
+// is false when there is none.
 func sceneBounds(w *ecs.World) (lo, hi math32.Vector3, ok bool) {
 	q, err := ecs.NewQuery2[physics.RigidBody, physics.Collider](w)
 	if err != nil {
@@ -357,6 +359,19 @@ func sceneBounds(w *ecs.World) (lo, hi math32.Vector3, ok bool) {
 		}
 		box = box.Union(bb)
 	})
+	if dq, err := ecs.NewQuery1[physics.ReducedDeformable](w); err == nil {
+		var verts []mgl64.Vec3
+		_ = dq.Each(func(e ecs.Entity, _ *physics.ReducedDeformable) {
+			bb, found := bodyBounds(w, e, &verts)
+			switch {
+			case !found:
+			case !ok:
+				box, ok = bb, true
+			default:
+				box = box.Union(bb)
+			}
+		})
+	}
 	if !ok {
 		return lo, hi, false
 	}
@@ -466,7 +481,7 @@ func (g *game) frame(dt time.Duration) {
 	if g.lastErr == nil {
 		var pieces []piece
 		if g.prog != nil {
-			pieces = g.prog.pieces
+			pieces = g.prog.view
 		}
 		if pos, tgt, ok := g.follow.step(dt.Seconds(), g.sim.World, pieces, g.cam.Fov(), g.cam.Aspect()); ok {
 			g.cam.SetPositionVec(&pos)
