@@ -25,12 +25,17 @@ func buildDemo(t *testing.T) string {
 	return bin
 }
 
-// runDemo runs the binary with args and returns stdout, stderr and the exit code.
+// runDemo runs the binary with args and returns stdout, stderr and the exit code. Its star
+// record is a file in a temporary directory (from $STAGGER_RECORD when the test set it), never the
+// user's.
 func runDemo(t *testing.T, bin string, timeout time.Duration, args ...string) (string, string, int) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), timeout)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, bin, args...)
+	if os.Getenv(recordEnv) == "" {
+		cmd.Env = append(os.Environ(), recordEnv+"="+filepath.Join(t.TempDir(), "stars.json"))
+	}
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	err := cmd.Run()
@@ -269,8 +274,10 @@ func TestWindowKnocks(t *testing.T) {
 // TestWindowStartScreen opens the game as `make demo` does, with no -scene, so it starts at the
 // level list, and takes a screenshot after two seconds: the picture must not be blank, and the
 // list's dark panel must cover most of the middle of the window, where the level shows through
-// when no panel is there. Like TestWindowScreenshot it needs a display and runs only when
-// STAGGER_WINDOW_TEST=1.
+// when no panel is there. Then the best stars: opened again over a record of three stars on every
+// level, the list shows more star-coloured pixels (filled stars) than over the empty record
+// (hollow ones), at least 1.4 times as many (a hollow star is drawn in a thick outline). Like
+// TestWindowScreenshot it needs a display and runs only when STAGGER_WINDOW_TEST=1.
 func TestWindowStartScreen(t *testing.T) {
 	if os.Getenv("STAGGER_WINDOW_TEST") != "1" {
 		t.Skip("set STAGGER_WINDOW_TEST=1 and provide a display (make smoke runs it under Xvfb)")
@@ -310,6 +317,51 @@ func TestWindowStartScreen(t *testing.T) {
 	if frac := float64(dark) / float64(all); frac < 0.3 {
 		t.Errorf("only %.0f %% of the window's middle is the level list's panel", 100*frac)
 	}
+	hollow := starPixels(img)
+	full := starRecord{}
+	for _, l := range levels {
+		full[l.scene] = 3
+	}
+	record := filepath.Join(t.TempDir(), "stars.json")
+	if err := os.WriteFile(record, full.encode(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv(recordEnv, record)
+	shot = filepath.Join(t.TempDir(), "start-stars.png")
+	if _, errOut, code := runDemo(t, bin, 2*time.Minute, "-screenshot", shot, "-screenshot-after", "2s"); code != 0 {
+		t.Fatalf("demo exited %d: %s", code, errOut)
+	}
+	f2, err := os.Open(shot)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f2.Close()
+	img2, err := png.Decode(f2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	filled := starPixels(img2)
+	if hollow == 0 || 10*filled < 14*hollow {
+		t.Errorf("star-coloured pixels: %d with no record, %d with three stars on every level; want hollow stars, then at least 1.4 times as many", hollow, filled)
+	}
+	t.Logf("star-coloured pixels: %d hollow, %d filled", hollow, filled)
+}
+
+// starPixels counts the pixels of img near starColour (a saturated yellow nothing else in the
+// game is drawn in) in the start screen's column of stars: 60 % to 80 % across, 20 % to 70 % down,
+// clear of the HUD's stars in the top right corner.
+func starPixels(img image.Image) int {
+	n := 0
+	b := img.Bounds()
+	for y := b.Min.Y + b.Dy()*20/100; y < b.Min.Y+b.Dy()*70/100; y++ {
+		for x := b.Min.X + b.Dx()*60/100; x < b.Min.X+b.Dx()*80/100; x++ {
+			r, g, bl, _ := img.At(x, y).RGBA()
+			if r>>8 > 200 && g>>8 > 150 && g>>8 < 230 && bl>>8 < 90 {
+				n++
+			}
+		}
+	}
+	return n
 }
 
 // distinctColours counts the distinct colours of img, stopping at 1,000.

@@ -80,6 +80,9 @@ type game struct {
 	details bool
 	sound   *impactSounds
 	plot    *hudPlot
+	// record is the player's best stars per level, kept in store (nil: in memory only).
+	record starRecord
+	store  recordStore
 	thrower
 }
 
@@ -89,6 +92,8 @@ func runWindow(opts headless.Options, set map[string]bool, win windowOptions, st
 	a := app.App()
 	g := &game{opts: opts, set: set, root: core.NewNode(), contacts: newContactLines(), showContacts: win.contacts,
 		plot: newHUDPlot(), frameTime: newFrameClock()}
+	g.store = defaultRecordStore()
+	g.record = loadRecord(g.store)
 	g.sound = newImpactSounds(openVoices(silenced))
 	a.Subscribe(app.OnExit, func(string, interface{}) { g.sound.close() })
 	// -scene opens that scene: its level when it has one, with the level's size unless -n says
