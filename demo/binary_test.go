@@ -206,6 +206,88 @@ func TestWindowThrows(t *testing.T) {
 	}
 }
 
+// TestWindowSplit plays the tower split (-split, as the V key does: Staggered Projections in the
+// left half, PGS in the right) in the real window: a screenshot before a throw, one 2.5 s after a
+// throw at the tower's middle, and the control, one 3.5 s in without a throw. The throw must land
+// in both simulations (the report counts it in each and shows a body moved in each) and change the
+// picture of each half where the tower stands, while the halves of the control match the picture
+// before. Like TestWindowScreenshot it needs a display and runs only when STAGGER_WINDOW_TEST=1.
+func TestWindowSplit(t *testing.T) {
+	if os.Getenv("STAGGER_WINDOW_TEST") != "1" {
+		t.Skip("set STAGGER_WINDOW_TEST=1 and provide a display (make smoke runs it under Xvfb)")
+	}
+	bin := buildDemo(t)
+	shoot := func(name string, args ...string) (image.Image, levelReport) {
+		t.Helper()
+		shot := filepath.Join(t.TempDir(), name+".png")
+		args = append([]string{"-scene", "stack", "-n", "10", "-split", "-screenshot", shot}, args...)
+		out, errOut, code := runDemo(t, bin, 2*time.Minute, args...)
+		if code != 0 {
+			t.Fatalf("%s: exit %d: %s", name, code, errOut)
+		}
+		var r levelReport
+		if err := json.Unmarshal([]byte(out), &r); err != nil {
+			t.Fatalf("%s: the report is not JSON: %v\n%s", name, err, out)
+		}
+		f, err := os.Open(shot)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer f.Close()
+		img, err := png.Decode(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return img, r
+	}
+	before, _ := shoot("before", "-throw-after", "60s", "-screenshot-after", "1.5s")
+	after, r := shoot("after", "-throw-after", "1s", "-screenshot-after", "3.5s")
+	still, rs := shoot("still", "-throw-after", "60s", "-screenshot-after", "3.5s")
+	if !r.Split || r.Throws != 1 || r.TwinThrows != 1 || !(r.Moved > 1e-3) || !(r.TwinMoved > 1e-3) {
+		t.Errorf("after a throw: %+v; want one throw in each half, moving a body in each", r)
+	}
+	if !rs.Split || rs.Throws != 0 || rs.TwinThrows != 0 {
+		t.Errorf("without a throw: %+v", rs)
+	}
+	for half, name := range []string{"left", "right"} {
+		moved, rest := halfChange(before, after, half), halfChange(before, still, half)
+		t.Logf("%s half: %.2f %% of its middle changed by the throw, %.2f %% without", name, 100*moved, 100*rest)
+		if moved < 0.01 || rest > moved/5 {
+			t.Errorf("%s half: %.2f %% of its middle changed by the throw, %.2f %% without; want at least 1 %% and five times the control",
+				name, 100*moved, 100*rest)
+		}
+	}
+}
+
+// halfChange is the fraction of the pixels of the middle band of a window's left (half 0) or
+// right (1) half, 30 % to 75 % down, clear of the HUD above and the labels below, that differ
+// between a and b by more than 40 in a channel.
+func halfChange(a, b image.Image, half int) float64 {
+	bd := a.Bounds()
+	x0 := bd.Min.X + half*bd.Dx()/2
+	changed, all := 0, 0
+	for y := bd.Min.Y + bd.Dy()*30/100; y < bd.Min.Y+bd.Dy()*75/100; y++ {
+		for x := x0 + 4; x < x0+bd.Dx()/2-4; x++ {
+			r1, g1, b1, _ := a.At(x, y).RGBA()
+			r2, g2, b2, _ := b.At(x, y).RGBA()
+			d := max(absDiff(r1, r2), absDiff(g1, g2), absDiff(b1, b2)) >> 8
+			all++
+			if d > 40 {
+				changed++
+			}
+		}
+	}
+	return float64(changed) / float64(all)
+}
+
+// absDiff is |a − b|.
+func absDiff(a, b uint32) uint32 {
+	if a > b {
+		return a - b
+	}
+	return b - a
+}
+
 // checkFrameTimes checks a window report's frame times over the 2.5 s from the scripted throw to the
 // screenshot: some frames (the window draws at least a few a second), with each series' median no
 // more than its 95th percentile, physics time in frames that step moving bodies, and a frame no
