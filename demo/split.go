@@ -192,8 +192,7 @@ func (g *game) layoutSplit(w, h int) {
 	if g.twin == nil {
 		return
 	}
-	left := "exact: " + solverName(g.opts.Solver)
-	right := solverName(g.twin.opts.Solver)
+	left, right := solverName(g.opts.Solver), solverName(g.twin.opts.Solver)
 	if g.prog != nil && g.twin.prog != nil {
 		left += "\n" + halfStatus(g.prog)
 		right += "\n" + halfStatus(g.twin.prog)
@@ -226,11 +225,12 @@ func halfStatus(p *progress) string {
 	return st
 }
 
-// solverName names a contact solver (a -solver value) for the split window's labels.
+// solverName names a contact solver (a -solver value) for the split window's labels and
+// notices.
 func solverName(method string) string {
 	switch method {
 	case "sp":
-		return "Staggered Projections"
+		return "exact: Staggered Projections"
 	case "pgs":
 		return "PGS"
 	case "lcp":
