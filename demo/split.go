@@ -72,7 +72,7 @@ func (g *game) toggleSplit() error {
 			p.SetVisible(false)
 		}
 		g.setAspect(a.GetFramebufferSize())
-		g.showNotice("One view again: " + solverName(g.opts.Solver) + ".")
+		g.showNotice("One view again (" + solverName(g.opts.Solver) + ").")
 		return nil
 	}
 	g.opts.Solver = "sp"
