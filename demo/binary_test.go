@@ -25,12 +25,17 @@ func buildDemo(t *testing.T) string {
 	return bin
 }
 
-// runDemo runs the binary with args and returns stdout, stderr and the exit code.
+// runDemo runs the binary with args and returns stdout, stderr and the exit code. Its star
+// record is a file in a temporary directory (from $STAGGER_RECORD when the test set it), never the
+// user's.
 func runDemo(t *testing.T, bin string, timeout time.Duration, args ...string) (string, string, int) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), timeout)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, bin, args...)
+	if os.Getenv(recordEnv) == "" {
+		cmd.Env = append(os.Environ(), recordEnv+"="+filepath.Join(t.TempDir(), "stars.json"))
+	}
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	err := cmd.Run()
@@ -165,6 +170,7 @@ func TestWindowThrows(t *testing.T) {
 		{"-scene", "cardhouse"},
 		{"-scene", "arch"},
 		{"-scene", "ratio"},
+		{"-scene", "jelly"},
 	} {
 		args := append(append([]string{}, level...), "-throw-after", "1s",
 			"-screenshot", filepath.Join(t.TempDir(), "throw.png"), "-screenshot-after", "3.5s")
@@ -198,6 +204,88 @@ func TestWindowThrows(t *testing.T) {
 		checkFrameTimes(t, level, r)
 		t.Logf("%v: %+v", level, r)
 	}
+}
+
+// TestWindowSplit plays the tower split (-split, as the V key does: Staggered Projections in the
+// left half, PGS in the right) in the real window: a screenshot before a throw, one 2.5 s after a
+// throw at the tower's middle, and the control, one 3.5 s in without a throw. The throw must land
+// in both simulations (the report counts it in each and shows a body moved in each) and change the
+// picture of each half where the tower stands, while the halves of the control match the picture
+// before. Like TestWindowScreenshot it needs a display and runs only when STAGGER_WINDOW_TEST=1.
+func TestWindowSplit(t *testing.T) {
+	if os.Getenv("STAGGER_WINDOW_TEST") != "1" {
+		t.Skip("set STAGGER_WINDOW_TEST=1 and provide a display (make smoke runs it under Xvfb)")
+	}
+	bin := buildDemo(t)
+	shoot := func(name string, args ...string) (image.Image, levelReport) {
+		t.Helper()
+		shot := filepath.Join(t.TempDir(), name+".png")
+		args = append([]string{"-scene", "stack", "-n", "10", "-split", "-screenshot", shot}, args...)
+		out, errOut, code := runDemo(t, bin, 2*time.Minute, args...)
+		if code != 0 {
+			t.Fatalf("%s: exit %d: %s", name, code, errOut)
+		}
+		var r levelReport
+		if err := json.Unmarshal([]byte(out), &r); err != nil {
+			t.Fatalf("%s: the report is not JSON: %v\n%s", name, err, out)
+		}
+		f, err := os.Open(shot)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer f.Close()
+		img, err := png.Decode(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return img, r
+	}
+	before, _ := shoot("before", "-throw-after", "60s", "-screenshot-after", "1.5s")
+	after, r := shoot("after", "-throw-after", "1s", "-screenshot-after", "3.5s")
+	still, rs := shoot("still", "-throw-after", "60s", "-screenshot-after", "3.5s")
+	if !r.Split || r.Throws != 1 || r.TwinThrows != 1 || !(r.Moved > 1e-3) || !(r.TwinMoved > 1e-3) {
+		t.Errorf("after a throw: %+v; want one throw in each half, moving a body in each", r)
+	}
+	if !rs.Split || rs.Throws != 0 || rs.TwinThrows != 0 {
+		t.Errorf("without a throw: %+v", rs)
+	}
+	for half, name := range []string{"left", "right"} {
+		moved, rest := halfChange(before, after, half), halfChange(before, still, half)
+		t.Logf("%s half: %.2f %% of its middle changed by the throw, %.2f %% without", name, 100*moved, 100*rest)
+		if moved < 0.01 || rest > moved/5 {
+			t.Errorf("%s half: %.2f %% of its middle changed by the throw, %.2f %% without; want at least 1 %% and five times the control",
+				name, 100*moved, 100*rest)
+		}
+	}
+}
+
+// halfChange is the fraction of the pixels of the middle band of a window's left (half 0) or
+// right (1) half, 30 % to 75 % down, clear of the HUD above and the labels below, that differ
+// between a and b by more than 40 in a channel.
+func halfChange(a, b image.Image, half int) float64 {
+	bd := a.Bounds()
+	x0 := bd.Min.X + half*bd.Dx()/2
+	changed, all := 0, 0
+	for y := bd.Min.Y + bd.Dy()*30/100; y < bd.Min.Y+bd.Dy()*75/100; y++ {
+		for x := x0 + 4; x < x0+bd.Dx()/2-4; x++ {
+			r1, g1, b1, _ := a.At(x, y).RGBA()
+			r2, g2, b2, _ := b.At(x, y).RGBA()
+			d := max(absDiff(r1, r2), absDiff(g1, g2), absDiff(b1, b2)) >> 8
+			all++
+			if d > 40 {
+				changed++
+			}
+		}
+	}
+	return float64(changed) / float64(all)
+}
+
+// absDiff is |a − b|.
+func absDiff(a, b uint32) uint32 {
+	if a > b {
+		return a - b
+	}
+	return b - a
 }
 
 // checkFrameTimes checks a window report's frame times over the 2.5 s from the scripted throw to the
@@ -268,8 +356,10 @@ func TestWindowKnocks(t *testing.T) {
 // TestWindowStartScreen opens the game as `make demo` does, with no -scene, so it starts at the
 // level list, and takes a screenshot after two seconds: the picture must not be blank, and the
 // list's dark panel must cover most of the middle of the window, where the level shows through
-// when no panel is there. Like TestWindowScreenshot it needs a display and runs only when
-// STAGGER_WINDOW_TEST=1.
+// when no panel is there. Then the best stars: opened again over a record of three stars on every
+// level, the list shows more star-coloured pixels (filled stars) than over the empty record
+// (hollow ones), at least 1.4 times as many (a hollow star is drawn in a thick outline). Like
+// TestWindowScreenshot it needs a display and runs only when STAGGER_WINDOW_TEST=1.
 func TestWindowStartScreen(t *testing.T) {
 	if os.Getenv("STAGGER_WINDOW_TEST") != "1" {
 		t.Skip("set STAGGER_WINDOW_TEST=1 and provide a display (make smoke runs it under Xvfb)")
@@ -309,6 +399,51 @@ func TestWindowStartScreen(t *testing.T) {
 	if frac := float64(dark) / float64(all); frac < 0.3 {
 		t.Errorf("only %.0f %% of the window's middle is the level list's panel", 100*frac)
 	}
+	hollow := starPixels(img)
+	full := starRecord{}
+	for _, l := range levels {
+		full[l.scene] = 3
+	}
+	record := filepath.Join(t.TempDir(), "stars.json")
+	if err := os.WriteFile(record, full.encode(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv(recordEnv, record)
+	shot = filepath.Join(t.TempDir(), "start-stars.png")
+	if _, errOut, code := runDemo(t, bin, 2*time.Minute, "-screenshot", shot, "-screenshot-after", "2s"); code != 0 {
+		t.Fatalf("demo exited %d: %s", code, errOut)
+	}
+	f2, err := os.Open(shot)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f2.Close()
+	img2, err := png.Decode(f2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	filled := starPixels(img2)
+	if hollow == 0 || 10*filled < 14*hollow {
+		t.Errorf("star-coloured pixels: %d with no record, %d with three stars on every level; want hollow stars, then at least 1.4 times as many", hollow, filled)
+	}
+	t.Logf("star-coloured pixels: %d hollow, %d filled", hollow, filled)
+}
+
+// starPixels counts the pixels of img near starColour (a saturated yellow nothing else in the
+// game is drawn in) in the start screen's column of stars: 60 % to 80 % across, 20 % to 70 % down,
+// clear of the HUD's stars in the top right corner.
+func starPixels(img image.Image) int {
+	n := 0
+	b := img.Bounds()
+	for y := b.Min.Y + b.Dy()*20/100; y < b.Min.Y+b.Dy()*70/100; y++ {
+		for x := b.Min.X + b.Dx()*60/100; x < b.Min.X+b.Dx()*80/100; x++ {
+			r, g, bl, _ := img.At(x, y).RGBA()
+			if r>>8 > 200 && g>>8 > 150 && g>>8 < 230 && bl>>8 < 90 {
+				n++
+			}
+		}
+	}
+	return n
 }
 
 // distinctColours counts the distinct colours of img, stopping at 1,000.

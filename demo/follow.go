@@ -7,7 +7,6 @@ import (
 	"github.com/go-gl/mathgl/mgl64"
 	"github.com/stagger-physics/stagger/collide"
 	"github.com/stagger-physics/stagger/ecs"
-	"github.com/stagger-physics/stagger/physics"
 	"github.com/stagger-physics/stagger/plugin"
 )
 
@@ -37,6 +36,7 @@ type cameraFollow struct {
 	dir        math32.Vector3 // from the target towards the camera at the throw
 	pos, tgt   math32.Vector3 // the camera's position and target now
 	projectile []ecs.Entity   // what was thrown since the follow began
+	verts      []mgl64.Vec3   // scratch for a deformable body's surface (bodyBounds)
 }
 
 // start begins (or prolongs) following after a throw of e, with the camera at pos looking at
@@ -66,7 +66,7 @@ func (f *cameraFollow) step(dt float64, w *ecs.World, pieces []piece, fovY, aspe
 	goal := f.home
 	if f.left > 0 {
 		f.left -= dt
-		if lo, hi, any := actionBounds(w, pieces, f.projectile); any {
+		if lo, hi, any := actionBounds(w, pieces, f.projectile, &f.verts); any {
 			goal = frameBox(lo, hi, fovY, aspect, f.dir)
 		}
 	}
@@ -83,9 +83,10 @@ func (f *cameraFollow) step(dt float64, w *ecs.World, pieces []piece, fovY, aspe
 }
 
 // actionBounds returns the scene-coordinate box around the structure's pieces and the thrown
-// bodies at their present poses, leaving out those farther than followReach structure sizes from
-// the structure's middle at the start; any is false when nothing is left.
-func actionBounds(w *ecs.World, pieces []piece, thrown []ecs.Entity) (lo, hi math32.Vector3, any bool) {
+// bodies (rigid or deformable) at their present poses, leaving out those farther than followReach
+// structure sizes from the structure's middle at the start; any is false when nothing is left.
+// verts is bodyBounds' scratch space.
+func actionBounds(w *ecs.World, pieces []piece, thrown []ecs.Entity, verts *[]mgl64.Vec3) (lo, hi math32.Vector3, any bool) {
 	if len(pieces) == 0 {
 		return lo, hi, false
 	}
@@ -106,15 +107,14 @@ func actionBounds(w *ecs.World, pieces []piece, thrown []ecs.Entity) (lo, hi mat
 	reach := followReach * math.Max(ext[0], math.Max(ext[1], ext[2]))
 	var box collide.AABB
 	add := func(e ecs.Entity) {
-		b, ok := ecs.Get[physics.RigidBody](w, e)
-		if !ok || b.Position.Sub(mid).Len() > reach {
+		at, ok := bodyPosition(w, e)
+		if !ok || at.Sub(mid).Len() > reach {
 			return
 		}
-		c, ok := ecs.Get[physics.Collider](w, e)
-		if !ok || c.Shape == nil {
+		bb, ok := bodyBounds(w, e, verts)
+		if !ok {
 			return
 		}
-		bb := c.Shape.Bounds(collide.Pose{Position: b.Position, Rotation: b.Orientation})
 		if !any {
 			box, any = bb, true
 			return

@@ -21,9 +21,10 @@ var knockModes = [...]struct{ freq, amp, decay float64 }{
 	{2630, 0.2, 140},
 }
 
-// knockWAV returns the knock as the bytes of a WAV file (RIFF, PCM, mono, 16 bit). Its noise comes
-// from a fixed linear congruential sequence, so the sound is the same on every run.
-func knockWAV() []byte {
+// knockSamples returns the knock's samples at knockRate, its loudest at 0.9 of full scale (±1),
+// leaving the gain to the impact. Its noise comes from a fixed linear congruential sequence, so
+// the sound is the same on every run.
+func knockSamples() []float64 {
 	n := int(knockRate * knockSeconds)
 	samples := make([]float64, n)
 	peak := 0.0
@@ -43,6 +44,16 @@ func knockWAV() []byte {
 		samples[i] = v
 		peak = math.Max(peak, math.Abs(v))
 	}
+	for i := range samples {
+		samples[i] *= 0.9 / peak
+	}
+	return samples
+}
+
+// knockWAV returns the knock (knockSamples) as the bytes of a WAV file (RIFF, PCM, mono, 16 bit).
+func knockWAV() []byte {
+	samples := knockSamples()
+	n := len(samples)
 	const header = 44
 	data := 2 * n
 	b := make([]byte, header+data)
@@ -58,10 +69,8 @@ func knockWAV() []byte {
 	binary.LittleEndian.PutUint16(b[34:], 16)          // bits per sample
 	copy(b[36:], "data")
 	binary.LittleEndian.PutUint32(b[40:], uint32(data))
-	// The loudest sample at 90 % of full scale leaves the gain to the impact.
-	scale := 0.9 * math.MaxInt16 / peak
 	for i, v := range samples {
-		binary.LittleEndian.PutUint16(b[header+2*i:], uint16(int16(math.Round(v*scale))))
+		binary.LittleEndian.PutUint16(b[header+2*i:], uint16(int16(math.Round(v*math.MaxInt16))))
 	}
 	return b
 }

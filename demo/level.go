@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/go-gl/mathgl/mgl64"
 	"github.com/stagger-physics/stagger/collide"
 	"github.com/stagger-physics/stagger/ecs"
 	"github.com/stagger-physics/stagger/physics"
@@ -19,6 +20,8 @@ const (
 	goalTarget
 	// goalStand: drop weights on the structure without bringing it down.
 	goalStand
+	// goalKnockOff: knock every deformable block off the rigid box it stands on (blockOff).
+	goalKnockOff
 )
 
 // level is one level of the game: a scene of the runner with its size, and a goal.
@@ -27,10 +30,10 @@ type level struct {
 	scene string // scenes.Lookup name
 	n     int    // the scene's size parameter; 0 keeps the scene's default
 	goal  goalKind
-	// par3 and par2 are the most throws that earn three and two stars (goalTopple, goalTarget);
-	// any win earns one.
+	// par3 and par2 are the most throws that earn three and two stars (goalTopple, goalTarget,
+	// goalKnockOff); any win earns one.
 	par3, par2 int
-	// maxThrows is how many throws the level allows (goalTopple, goalTarget).
+	// maxThrows is how many throws the level allows (goalTopple, goalTarget, goalKnockOff).
 	maxThrows int
 	// weights is how many weights the player drops (goalStand).
 	weights int
@@ -43,6 +46,7 @@ var levels = []level{
 	{title: "Pyramid's top", scene: "pyramid", n: 5, goal: goalTarget, par3: 1, par2: 2, maxThrows: 5},
 	{title: "Catenary arch", scene: "arch", goal: goalTopple, par3: 1, par2: 3, maxThrows: 6},
 	{title: "Heavy middle", scene: "ratio", goal: goalStand, weights: 3},
+	{title: "Jelly", scene: "jelly", n: 2, goal: goalKnockOff, par3: 2, par2: 3, maxThrows: 5},
 }
 
 // levelOf returns the index of the level of the scene called name, or −1 when no level uses it.
@@ -109,9 +113,13 @@ type piece struct {
 // progress is a level being played: the structure's pieces as they started, the throws made, and
 // the goal's state, evaluated from the bodies' poses by update.
 type progress struct {
-	lvl      level
-	pieces   []piece
-	target   int     // the marked piece's index in pieces (goalTarget); −1 without one
+	lvl    level
+	pieces []piece
+	target int     // the marked piece's index in pieces (goalTarget); −1 without one
+	blocks []block // goalKnockOff: the deformable blocks and their pedestals
+	// view are the bodies the camera keeps in view after a throw: the pieces, and the blocks and
+	// their pedestals.
+	view     []piece
 	startTop float64 // the height of the structure's highest point at the start, m
 	throws   int
 	weights  []ecs.Entity // goalStand: the weights dropped
@@ -124,10 +132,12 @@ type progress struct {
 	top       float64 // the structure's highest point now, m
 	displaced int     // pieces displaced (other than the target); knocked off in a goalTarget level
 	held      int     // weights resting above the structure's starting top (goalStand)
+	off       int     // blocks off their pedestals (goalKnockOff)
 }
 
 // newProgress starts lvl on w: every dynamic body with a collider in w now is a piece of the
-// structure.
+// structure; in a level of goalKnockOff every deformable body is a block, which must stand on a
+// rigid body.
 func newProgress(lvl level, w *ecs.World) (*progress, error) {
 	q, err := ecs.NewQuery2[physics.RigidBody, physics.Collider](w)
 	if err != nil {
@@ -147,8 +157,31 @@ func newProgress(lvl level, w *ecs.World) (*progress, error) {
 	if err != nil {
 		return nil, err
 	}
-	if len(p.pieces) == 0 || !(p.startTop > 0) {
+	if lvl.goal == goalKnockOff {
+		if p.blocks, err = findBlocks(w); err != nil {
+			return nil, fmt.Errorf("level %q: %v", lvl.title, err)
+		}
+		if len(p.blocks) == 0 {
+			return nil, fmt.Errorf("level %q: scene %q has no deformable blocks", lvl.title, lvl.scene)
+		}
+		// The pedestals may all be static: the blocks' tops make the structure's height.
+		var verts []mgl64.Vec3
+		for _, b := range p.blocks {
+			for _, e := range []ecs.Entity{b.entity, b.pedestal} {
+				bb, _ := bodyBounds(w, e, &verts)
+				at, _ := bodyPosition(w, e)
+				ext := bb.Max.Sub(bb.Min)
+				p.view = append(p.view, piece{entity: e, start: at, size: math.Max(ext[0], math.Max(ext[1], ext[2]))})
+				if e == b.entity {
+					p.startTop = math.Max(p.startTop, bb.Max[2])
+				}
+			}
+		}
+	} else if len(p.pieces) == 0 {
 		return nil, fmt.Errorf("level %q: scene %q has no dynamic bodies above the ground", lvl.title, lvl.scene)
+	}
+	if !(p.startTop > 0) {
+		return nil, fmt.Errorf("level %q: scene %q has no bodies above the ground", lvl.title, lvl.scene)
 	}
 	if lvl.goal == goalTarget {
 		// The highest piece; the first of equals, so the query's order decides ties the same way
@@ -161,6 +194,9 @@ func newProgress(lvl level, w *ecs.World) (*progress, error) {
 		}
 	}
 	p.top = p.startTop
+	if p.view == nil {
+		p.view = p.pieces
+	}
 	return p, nil
 }
 
@@ -232,6 +268,17 @@ func (p *progress) update(w *ecs.World, t float64) {
 			return
 		}
 		p.hold(targetOff, t)
+		if p.state == playing && settled && p.throws >= p.lvl.maxThrows {
+			p.state = lost
+		}
+	case goalKnockOff:
+		p.off = 0
+		for _, b := range p.blocks {
+			if blockIsOff(w, b) {
+				p.off++
+			}
+		}
+		p.hold(p.off == len(p.blocks), t)
 		if p.state == playing && settled && p.throws >= p.lvl.maxThrows {
 			p.state = lost
 		}
@@ -322,6 +369,9 @@ func (l level) goalText() string {
 	case goalStand:
 		return fmt.Sprintf("Keep it standing: click to drop %s on it. Stars for the weights that stay on top.",
 			countNoun(l.weights, "weight"))
+	case goalKnockOff:
+		return fmt.Sprintf("Knock every jelly block off its box. %s for 3 stars, %s for 2; %s at most.",
+			countNoun(l.par3, "throw"), countNoun(l.par2, "throw"), countNoun(l.maxThrows, "throw"))
 	}
 	return ""
 }
@@ -337,6 +387,8 @@ func (p *progress) statusText() string {
 			p.throws, p.lvl.maxThrows, p.displaced, len(p.pieces)-1, int(othersAllowed*float64(len(p.pieces)-1)))
 	case goalStand:
 		return fmt.Sprintf("weights %d/%d  |  %d on top", len(p.weights), p.lvl.weights, p.held)
+	case goalKnockOff:
+		return fmt.Sprintf("throws %d/%d  |  %d of %d blocks knocked off", p.throws, p.lvl.maxThrows, p.off, len(p.blocks))
 	}
 	return ""
 }
@@ -359,6 +411,8 @@ func (p *progress) resultText() string {
 		return fmt.Sprintf("Knocked off in %s", countNoun(p.throws, "throw"))
 	case goalStand:
 		return fmt.Sprintf("Held %d of %s", p.held, countNoun(p.lvl.weights, "weight"))
+	case goalKnockOff:
+		return fmt.Sprintf("Cleared in %s", countNoun(p.throws, "throw"))
 	}
 	return ""
 }

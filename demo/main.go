@@ -9,9 +9,9 @@
 // parameters (query.go). In the window: click to
 // throw at what the cursor points at (hold to throw harder; 1, 2, 3 choose a ball, a brick or a
 // heavy ball), drag to orbit, wheel to zoom, Esc the menu, P pause, N single step while paused,
-// R restart, Tab next level, Enter next level after a win, S cycle the contact solver, F switch
-// the friction model, D the solver's figures, C draw contacts, G the plot of step time and
-// iterations. Impacts knock where there is a sound device. level.go defines the levels.
+// R restart, Tab next level, Enter next level after a win, S cycle the contact solver, V the
+// level side by side in Staggered Projections and PGS, F switch the friction model, D the
+// solver's figures, C draw contacts, G the plot of step time and iterations. Impacts knock where there is a sound device. level.go defines the levels.
 package main
 
 import (
@@ -34,6 +34,9 @@ type windowOptions struct {
 	// start (the scripted throw of the window test), and makes the demo print the level's report
 	// as one JSON line when it exits.
 	throwAfter time.Duration
+	// split opens the window split, as the V key does: the level in Staggered Projections on the
+	// left and PGS on the right.
+	split bool
 }
 
 // windowScene is the scene behind the level list when -scene is not given: the first level's.
@@ -50,6 +53,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 	fs.StringVar(&win.screenshot, "screenshot", "", "window mode: save a PNG of the window to this path and exit")
 	fs.DurationVar(&win.screenshotAfter, "screenshot-after", 2*time.Second, "window mode: when to take the -screenshot")
 	fs.BoolVar(&win.contacts, "contacts", false, "window mode: draw contact points and normals from the start (key C)")
+	fs.BoolVar(&win.split, "split", false, "window mode: start with the window split, Staggered Projections left and PGS right (key V)")
 	fs.DurationVar(&win.throwAfter, "throw-after", 0, "window mode: throw once at the window's middle after this long, and print a JSON report of the level at exit")
 	if err := fs.Parse(args); err != nil {
 		if err == flag.ErrHelp {

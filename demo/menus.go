@@ -38,13 +38,16 @@ type gameUI struct {
 	bannerStars         *gui.Label
 	goal                *gui.Label
 	hudStars            *gui.Label
+	// bestStars are the start screen's stars beside each level's button: the best of its wins.
+	bestStars []*gui.Label
 	// width and height are the window's size at the last layout, for placing a panel whose text
 	// changed since.
 	width, height int
 }
 
-// newMenu returns a hidden panel with a title and a column of buttons, and its title label.
-func newMenu(title string, items []menuItem) (*gui.Panel, *gui.Label) {
+// newMenu returns a hidden panel with a title and a column of buttons, its title label and its
+// buttons.
+func newMenu(title string, items []menuItem) (*gui.Panel, *gui.Label, []*gui.Button) {
 	p := gui.NewPanel(menuWidth, 0)
 	p.SetColor4(&panelColour)
 	p.SetBorders(1, 1, 1, 1)
@@ -55,6 +58,7 @@ func newMenu(title string, items []menuItem) (*gui.Panel, *gui.Label) {
 	t.SetPosition(menuPad, menuPad)
 	p.Add(t)
 	y := menuPad + t.Height() + 2*menuGap
+	var buttons []*gui.Button
 	for _, it := range items {
 		b := gui.NewButton(it.text)
 		b.SetWidth(menuWidth - 2*menuPad)
@@ -67,11 +71,12 @@ func newMenu(title string, items []menuItem) (*gui.Panel, *gui.Label) {
 			act()
 		})
 		p.Add(b)
+		buttons = append(buttons, b)
 		y += b.Height() + menuGap
 	}
 	p.SetHeight(y + menuPad - menuGap)
 	p.SetVisible(false)
-	return p, t
+	return p, t, buttons
 }
 
 // newStars returns a hidden label that shows stars in the icon font.
@@ -107,9 +112,20 @@ func (g *game) buildUI(quit func()) {
 		items = append(items, menuItem{text: "Quit", act: quit})
 		pause = append(pause, menuItem{"Quit", quit})
 	}
-	ui.start, _ = newMenu("stagger: choose a level", items)
-	ui.menu, _ = newMenu("Paused", pause)
-	ui.banner, ui.bannerText = newMenu("", []menuItem{
+	var buttons []*gui.Button
+	ui.start, _, buttons = newMenu("stagger: choose a level", items)
+	for i := range levels {
+		// On the button's right end, above it (added after it), vertically centred.
+		s := newStars(16)
+		s.SetText(starIcons(0))
+		b := buttons[i]
+		s.SetPosition(b.Position().X+b.Width()-s.Width()-8, b.Position().Y+(b.Height()-s.Height())/2)
+		s.SetVisible(true)
+		ui.start.Add(s)
+		ui.bestStars = append(ui.bestStars, s)
+	}
+	ui.menu, _, _ = newMenu("Paused", pause)
+	ui.banner, ui.bannerText, _ = newMenu("", []menuItem{
 		{"Next level (Enter)", g.nextLevel},
 		{"Play again (R)", g.restart},
 		{"Level list", g.showStart},
@@ -127,6 +143,27 @@ func (g *game) buildUI(quit func()) {
 		g.root.Add(p)
 	}
 	g.ui = ui
+	g.showBestStars()
+}
+
+// showBestStars sets the start screen's stars from the player's record: filled for the best win
+// of each level, hollow for the rest.
+func (g *game) showBestStars() {
+	for i, l := range levels {
+		g.ui.bestStars[i].SetText(starIcons(g.record[l.scene]))
+	}
+}
+
+// recordResult records the stars of a won level in the player's record, saving it, and shows
+// them on the start screen. A record that cannot be saved is kept for this game and says so.
+func (g *game) recordResult() {
+	if g.prog == nil || g.prog.state != won || g.levelIdx < 0 {
+		return
+	}
+	if err := recordWin(g.record, g.store, levels[g.levelIdx].scene, g.prog.stars()); err != nil {
+		g.showNotice("Your stars could not be saved:\n" + err.Error())
+	}
+	g.showBestStars()
 }
 
 // goalName names a goal in a word or two, for the level list.
@@ -138,6 +175,8 @@ func goalName(k goalKind) string {
 		return "knock off the top"
 	case goalStand:
 		return "keep it standing"
+	case goalKnockOff:
+		return "knock the jelly off"
 	}
 	return ""
 }
@@ -243,6 +282,7 @@ func (g *game) showResult() {
 	g.ui.bannerStars.SetText(starIcons(g.prog.stars()))
 	g.ui.bannerStars.SetPosition(menuPad+g.ui.bannerText.Width()+12, menuPad-4)
 	g.ui.banner.SetVisible(true)
+	g.recordResult()
 }
 
 // updateHUDStars shows the stars a win would earn now beside the HUD line.

@@ -6,6 +6,7 @@ import "syscall/js"
 type pageState struct {
 	frames int
 	throws int
+	knocks int
 	state  string
 	err    error
 	object js.Value // the page's staggerGame object
@@ -15,7 +16,9 @@ var published pageState
 
 // publishState keeps the page's staggerGame object up to date with the game after every frame:
 // frames rendered, the level's title, state and throws, and the game's error, if any. Only the
-// frame count is written every frame; the rest when it changes. Scripts driving the page (the
+// frame count is written every frame; the rest when it changes. knocks counts the impact sounds
+// started, and audio is the Web Audio context's state ("" until the player's first click makes
+// it). Scripts driving the page (the
 // end-to-end test in demo/web) read it; the game itself does not.
 func publishState(g *game) {
 	p := &published
@@ -30,6 +33,15 @@ func publishState(g *game) {
 	state, level := "", ""
 	if g.prog != nil {
 		state, level = g.prog.state.String(), g.prog.lvl.title
+	}
+	if g.sound.played != p.knocks {
+		p.knocks = g.sound.played
+		p.object.Set("knocks", p.knocks)
+		audio := ""
+		if v, ok := g.sound.voices.(*webVoices); ok && !v.ctx.IsUndefined() {
+			audio = v.ctx.Get("state").String()
+		}
+		p.object.Set("audio", audio)
 	}
 	if g.throws != p.throws || state != p.state || g.lastErr != p.err {
 		p.throws, p.state, p.err = g.throws, state, g.lastErr

@@ -14,7 +14,7 @@ type voices interface {
 
 // impactSounds turns the contact events of the simulation's steps into knocks: after each frame,
 // the loudest few impacts of its steps (loudestImpacts) each start a voice at impactGain. With no
-// voices (no sound device, or the browser) it is off and reads nothing.
+// voices (no sound device, or a browser without Web Audio) it is off and reads nothing.
 type impactSounds struct {
 	voices  voices
 	reader  ecs.EventReader[physics.ContactEvent]

@@ -51,12 +51,19 @@ func throwSpeed(held float64) float64 {
 // nothing.
 const maxAimDistance = 30
 
-// aimPoint returns where a throw along the ray (origin, unit dir) aims: the first collider the ray
-// hits, or the point maxAimDistance along it.
-func aimPoint(sim *physics.Simulation, origin, dir mgl64.Vec3) (mgl64.Vec3, error) {
+// aimPoint returns where a throw along the ray (origin, unit dir) aims: the first collider or
+// deformable body (rayDeformables) the ray hits in w, or the point maxAimDistance along it.
+func aimPoint(w *ecs.World, sim *physics.Simulation, origin, dir mgl64.Vec3) (mgl64.Vec3, error) {
 	hit, ok, err := sim.CastRay(origin, dir, maxAimDistance, physics.QueryFilter{})
 	if err != nil {
 		return mgl64.Vec3{}, err
+	}
+	reach := float64(maxAimDistance)
+	if ok {
+		reach = hit.Distance
+	}
+	if t, ok := rayDeformables(w, origin, dir, reach); ok {
+		return origin.Add(dir.Mul(t)), nil
 	}
 	if ok {
 		return hit.Point, nil
@@ -104,11 +111,21 @@ func throwProjectile(w *ecs.World, p projectile, origin, velocity mgl64.Vec3) (e
 // throwAlong throws p from origin at speed towards what the ray (origin, unit dir) aims at
 // (aimPoint), along the ballistic arc launchVelocity gives.
 func throwAlong(w *ecs.World, sim *physics.Simulation, p projectile, origin, dir mgl64.Vec3, speed float64) (ecs.Entity, error) {
-	target, err := aimPoint(sim, origin, dir)
+	v, err := throwVelocity(w, sim, origin, dir, speed)
 	if err != nil {
 		return ecs.Entity{}, err
 	}
-	return throwProjectile(w, p, origin, launchVelocity(origin, target, sim.Config().Gravity, speed))
+	return throwProjectile(w, p, origin, v)
+}
+
+// throwVelocity returns the launch velocity of a throw from origin at speed towards what the ray
+// (origin, unit dir) aims at in w (aimPoint).
+func throwVelocity(w *ecs.World, sim *physics.Simulation, origin, dir mgl64.Vec3, speed float64) (mgl64.Vec3, error) {
+	target, err := aimPoint(w, sim, origin, dir)
+	if err != nil {
+		return mgl64.Vec3{}, err
+	}
+	return launchVelocity(origin, target, sim.Config().Gravity, speed), nil
 }
 
 // weight is what a level of goalStand drops on its structure: a 0.4 m block of stone, 160 kg.
@@ -121,13 +138,22 @@ const weightClearance = 0.3
 // dropWeight lets a weight go at rest above what the ray (origin, unit dir) aims at, clear of
 // every dynamic body, and returns it.
 func dropWeight(w *ecs.World, sim *physics.Simulation, origin, dir mgl64.Vec3) (ecs.Entity, error) {
-	target, err := aimPoint(sim, origin, dir)
+	at, err := weightPosition(w, sim, origin, dir)
 	if err != nil {
 		return ecs.Entity{}, err
 	}
+	return throwProjectile(w, weight, at, mgl64.Vec3{})
+}
+
+// weightPosition returns where dropWeight lets the weight go in w.
+func weightPosition(w *ecs.World, sim *physics.Simulation, origin, dir mgl64.Vec3) (mgl64.Vec3, error) {
+	target, err := aimPoint(w, sim, origin, dir)
+	if err != nil {
+		return mgl64.Vec3{}, err
+	}
 	q, err := ecs.NewQuery2[physics.RigidBody, physics.Collider](w)
 	if err != nil {
-		return ecs.Entity{}, err
+		return mgl64.Vec3{}, err
 	}
 	top := 0.0 // the ground's
 	_ = q.Each(func(_ ecs.Entity, b *physics.RigidBody, c *physics.Collider) {
@@ -136,6 +162,5 @@ func dropWeight(w *ecs.World, sim *physics.Simulation, origin, dir mgl64.Vec3) (
 		}
 	})
 	bb := weight.shape.Bounds(collide.Pose{Rotation: mgl64.QuatIdent()})
-	at := mgl64.Vec3{target[0], target[1], top + weightClearance - bb.Min[2]}
-	return throwProjectile(w, weight, at, mgl64.Vec3{})
+	return mgl64.Vec3{target[0], target[1], top + weightClearance - bb.Min[2]}, nil
 }

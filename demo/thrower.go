@@ -69,7 +69,16 @@ func (g *game) throwAt(x, y float32, held float64, w, h int) error {
 	if g.prog != nil && !g.prog.canThrow() {
 		return nil
 	}
-	origin, dir, err := plugin.CursorRay(g.cam, x, y, float32(w), float32(h))
+	// Split, each half is a view of its own with the same camera pose: aim in the half clicked.
+	vw := w
+	if g.twin != nil {
+		vw = w / 2
+		if x >= float32(vw) {
+			x -= float32(vw)
+			vw = w - vw
+		}
+	}
+	origin, dir, err := plugin.CursorRay(g.cam, x, y, float32(vw), float32(h))
 	if err != nil {
 		return err
 	}
@@ -77,14 +86,26 @@ func (g *game) throwAt(x, y float32, held float64, w, h int) error {
 	if !ok {
 		return fmt.Errorf("the physics plugin is missing")
 	}
-	var e ecs.Entity
+	// The throw is aimed in the left simulation and made the same in both, so that the halves
+	// differ by their solvers alone.
+	p, at, v := projectiles[g.kind], origin, mgl64.Vec3{}
 	if g.prog != nil && g.prog.lvl.goal == goalStand {
-		e, err = dropWeight(g.sim.World, sim, origin, dir)
+		p = weight
+		at, err = weightPosition(g.sim.World, sim, origin, dir)
 	} else {
-		e, err = throwAlong(g.sim.World, sim, projectiles[g.kind], origin, dir, throwSpeed(held))
+		v, err = throwVelocity(g.sim.World, sim, origin, dir, throwSpeed(held))
 	}
 	if err != nil {
 		return err
+	}
+	e, err := throwProjectile(g.sim.World, p, at, v)
+	if err != nil {
+		return err
+	}
+	if g.twin != nil {
+		if err := g.twin.twinThrow(p, at, v, g.simTime); err != nil {
+			return err
+		}
 	}
 	g.throws++
 	if g.prog != nil {
@@ -95,7 +116,8 @@ func (g *game) throwAt(x, y float32, held float64, w, h int) error {
 	return nil
 }
 
-// markLevel records where the level's dynamic bodies are, for reportLevel.
+// markLevel records where the level's dynamic bodies, rigid and deformable, are, for
+// reportLevel.
 func (g *game) markLevel() {
 	g.level = map[ecs.Entity]mgl64.Vec3{}
 	_ = g.dynamic.Each(func(e ecs.Entity, b *physics.RigidBody) {
@@ -103,6 +125,23 @@ func (g *game) markLevel() {
 			g.level[e] = b.Position
 		}
 	})
+	if q, err := ecs.NewQuery1[physics.ReducedDeformable](g.sim.World); err == nil {
+		_ = q.Each(func(e ecs.Entity, d *physics.ReducedDeformable) { g.level[e] = d.Position })
+	}
+	if g.twin != nil {
+		g.twin.markTwin()
+	}
+}
+
+// bodyPosition returns the position of e in w, a rigid body's or a deformable body's frame's.
+func bodyPosition(w *ecs.World, e ecs.Entity) (mgl64.Vec3, bool) {
+	if b, ok := ecs.Get[physics.RigidBody](w, e); ok {
+		return b.Position, true
+	}
+	if d, ok := ecs.Get[physics.ReducedDeformable](w, e); ok {
+		return d.Position, true
+	}
+	return mgl64.Vec3{}, false
 }
 
 // levelReport is what the demo prints at exit after a scripted throw: the level, the throws made,
@@ -117,11 +156,19 @@ type levelReport struct {
 	Level string `json:"level,omitempty"`
 	Goal  string `json:"goal,omitempty"`
 	// State is "playing", "won" or "lost"; LevelThrows the throws the level counted; Displaced
-	// the structure's pieces displaced; Held the weights resting on top (goal "stand").
+	// the structure's pieces displaced; Held the weights resting on top (goal "stand"); Off the
+	// blocks knocked off their boxes (goal "knockoff").
 	State       string `json:"state,omitempty"`
 	LevelThrows int    `json:"level_throws"`
 	Displaced   int    `json:"displaced"`
 	Held        int    `json:"held"`
+	Off         int    `json:"off"`
+	// Split is whether the window was split (key V) at exit; then TwinThrows is the throws made
+	// in its right half and TwinMoved the largest displacement there of a body present at the
+	// throw, m.
+	Split      bool    `json:"split,omitempty"`
+	TwinThrows int     `json:"twin_throws,omitempty"`
+	TwinMoved  float64 `json:"twin_moved,omitempty"`
 	// Knocks counts the impact sounds started since the game opened; 0 where it runs silently.
 	Knocks int `json:"knocks"`
 	// Renderer is the OpenGL renderer's name (GL_RENDERER), "llvmpipe (…)" under Mesa's software
@@ -132,7 +179,7 @@ type levelReport struct {
 }
 
 // goalWords are the report's names of the goal kinds.
-var goalWords = map[goalKind]string{goalTopple: "topple", goalTarget: "target", goalStand: "stand"}
+var goalWords = map[goalKind]string{goalTopple: "topple", goalTarget: "target", goalStand: "stand", goalKnockOff: "knockoff"}
 
 // reportLevel writes the levelReport as one JSON line to w.
 func (g *game) reportLevel(w io.Writer) error {
@@ -140,11 +187,22 @@ func (g *game) reportLevel(w io.Writer) error {
 		Renderer: g.renderer, frameSummary: g.frameTime.summary()}
 	if p := g.prog; p != nil {
 		r.Level, r.Goal, r.State = p.lvl.title, goalWords[p.lvl.goal], p.state.String()
-		r.LevelThrows, r.Displaced, r.Held = p.throws, p.displaced, p.held
+		r.LevelThrows, r.Displaced, r.Held, r.Off = p.throws, p.displaced, p.held, p.off
 	}
 	for e, p := range g.level {
-		if b, ok := ecs.Get[physics.RigidBody](g.sim.World, e); ok {
-			r.Moved = math.Max(r.Moved, b.Position.Sub(p).Len())
+		if at, ok := bodyPosition(g.sim.World, e); ok {
+			r.Moved = math.Max(r.Moved, at.Sub(p).Len())
+		}
+	}
+	if t := g.twin; t != nil {
+		r.Split = true
+		if t.prog != nil {
+			r.TwinThrows = t.prog.throws
+		}
+		for e, p := range t.level {
+			if at, ok := bodyPosition(t.sim.World, e); ok {
+				r.TwinMoved = math.Max(r.TwinMoved, at.Sub(p).Len())
+			}
 		}
 	}
 	return json.NewEncoder(w).Encode(r)
@@ -155,6 +213,9 @@ func (g *game) reportLevel(w io.Writer) error {
 // it. Aiming at the window's middle would miss a level with a hole in it (the arch).
 func (g *game) scriptedAim(w, h int) (x, y float32) {
 	x, y = float32(w)/2, float32(h)/2
+	if g.twin != nil {
+		x = float32(w) / 4
+	}
 	if len(g.level) == 0 {
 		return x, y
 	}
@@ -171,6 +232,10 @@ func (g *game) scriptedAim(w, h int) (x, y float32) {
 			best, bestD = p, d
 		}
 	}
+	vw := w
+	if g.twin != nil {
+		vw = w / 2 // the left half
+	}
 	if g.prog != nil && g.prog.lvl.goal == goalStand {
 		// A weight drops above the point aimed at: aim at the top of the highest body.
 		for _, p := range g.level {
@@ -182,7 +247,7 @@ func (g *game) scriptedAim(w, h int) (x, y float32) {
 	}
 	v := plugin.ToScene(best)
 	g.cam.Project(&v)
-	return (v.X + 1) / 2 * float32(w), (1 - v.Y) / 2 * float32(h)
+	return (v.X + 1) / 2 * float32(vw), (1 - v.Y) / 2 * float32(h)
 }
 
 // lessVec orders vectors lexicographically.

@@ -17,6 +17,7 @@ import (
 	"github.com/g3n/engine/renderer"
 	"github.com/g3n/engine/util/helper"
 	"github.com/g3n/engine/window"
+	"github.com/go-gl/mathgl/mgl64"
 	"github.com/stagger-physics/stagger/collide"
 	"github.com/stagger-physics/stagger/demo/headless"
 	"github.com/stagger-physics/stagger/ecs"
@@ -59,7 +60,8 @@ type game struct {
 	ui        *gameUI
 	follow    cameraFollow
 	goalLeft  float64    // seconds the level's goal stays on the screen
-	root      *core.Node // scene graph root
+	root      *core.Node // scene graph root: the 3D world and the HUD's panels
+	world     *core.Node // the 3D scene: lights, grid, contacts and bodies
 	bodies    *core.Node // parent of the simulation's nodes; replaced on reset
 	sim       *ecs.App
 	dynamic   *ecs.Query1[physics.RigidBody]
@@ -79,6 +81,13 @@ type game struct {
 	details bool
 	sound   *impactSounds
 	plot    *hudPlot
+	// record is the player's best stars per level, kept in store (nil: in memory only).
+	record starRecord
+	store  recordStore
+	// twin is the same level simulated with PGS in the window's right half (key V); nil when the
+	// window shows one simulation.
+	twin  *twinView
+	split splitUI
 	thrower
 }
 
@@ -86,8 +95,10 @@ type game struct {
 func runWindow(opts headless.Options, set map[string]bool, win windowOptions, stdout io.Writer) error {
 	silenced := silenceWithoutSoundDevice()
 	a := app.App()
-	g := &game{opts: opts, set: set, root: core.NewNode(), contacts: newContactLines(), showContacts: win.contacts,
+	g := &game{opts: opts, set: set, root: core.NewNode(), world: core.NewNode(), contacts: newContactLines(), showContacts: win.contacts,
 		plot: newHUDPlot(), frameTime: newFrameClock()}
+	g.store = defaultRecordStore()
+	g.record = loadRecord(g.store)
 	g.sound = newImpactSounds(openVoices(silenced))
 	a.Subscribe(app.OnExit, func(string, interface{}) { g.sound.close() })
 	// -scene opens that scene: its level when it has one, with the level's size unless -n says
@@ -100,6 +111,7 @@ func runWindow(opts headless.Options, set map[string]bool, win windowOptions, st
 		g.opts.N, g.set["n"] = levels[g.levelIdx].n, true
 	}
 	gui.Manager().Set(g.root)
+	g.root.Add(g.world)
 
 	cam := camera.New(1)
 	cam.SetPosition(9, 7, 14)
@@ -116,19 +128,15 @@ func runWindow(opts headless.Options, set map[string]bool, win windowOptions, st
 	onResize := func(string, interface{}) {
 		w, h := a.GetFramebufferSize()
 		a.Gls().Viewport(0, 0, int32(w), int32(h))
-		cam.SetAspect(float32(w) / float32(h))
+		g.setAspect(w, h)
 		g.layoutUI(a.GetSize())
 	}
 	a.Subscribe(window.OnWindowSize, onResize)
 	onResize("", nil)
 
-	g.root.Add(light.NewAmbient(&math32.Color{R: 1, G: 1, B: 1}, 0.5))
-	sun := light.NewDirectional(&math32.Color{R: 1, G: 1, B: 1}, 1.0)
-	sun.SetPosition(5, 12, 8)
-	g.root.Add(sun)
-	g.root.Add(helper.NewGrid(40, 1, &math32.Color{R: 0.45, G: 0.45, B: 0.5}))
-	g.root.Add(helper.NewAxes(1))
-	g.root.Add(g.contacts.lines)
+	addStage(g.world)
+	g.world.Add(helper.NewAxes(1))
+	g.world.Add(g.contacts.lines)
 
 	g.label = gui.NewLabel("")
 	g.label.SetPosition(10, 10)
@@ -138,6 +146,7 @@ func runWindow(opts headless.Options, set map[string]bool, win windowOptions, st
 	g.label.SetFontSize(15)
 	g.root.Add(g.label)
 	g.root.Add(g.plot.panel)
+	g.buildSplitUI()
 
 	a.Subscribe(window.OnKeyDown, func(_ string, ev interface{}) {
 		g.onKey(ev.(*window.KeyEvent).Key, a)
@@ -152,6 +161,11 @@ func runWindow(opts headless.Options, set map[string]bool, win windowOptions, st
 	g.renderer = a.Gls().GetString(gls.RENDERER)
 	if err := g.reset(); err != nil {
 		return err
+	}
+	if win.split {
+		if err := g.toggleSplit(); err != nil {
+			return err
+		}
 	}
 	g.frameScene()
 	if set["scene"] {
@@ -179,7 +193,7 @@ func runWindow(opts headless.Options, set map[string]bool, win windowOptions, st
 		}
 		g.frame(dt)
 		a.Gls().Clear(gls.DEPTH_BUFFER_BIT | gls.STENCIL_BUFFER_BIT | gls.COLOR_BUFFER_BIT)
-		if err := r.Render(g.root, cam); err != nil {
+		if err := g.render(r, a); err != nil {
 			g.lastErr = err
 		}
 		if afterFrame != nil {
@@ -200,30 +214,85 @@ func runWindow(opts headless.Options, set map[string]bool, win windowOptions, st
 	return g.lastErr
 }
 
-// reset builds the current scene anew.
+// addStage adds what every view of a level shows besides its bodies to node: the lights and the
+// grid.
+func addStage(node *core.Node) {
+	node.Add(light.NewAmbient(&math32.Color{R: 1, G: 1, B: 1}, 0.5))
+	sun := light.NewDirectional(&math32.Color{R: 1, G: 1, B: 1}, 1.0)
+	sun.SetPosition(5, 12, 8)
+	node.Add(sun)
+	node.Add(helper.NewGrid(40, 1, &math32.Color{R: 0.45, G: 0.45, B: 0.5}))
+}
+
+// reset builds the current scene anew, and its twin when the window is split.
 func (g *game) reset() error {
 	if g.bodies != nil {
-		g.root.Remove(g.bodies)
+		g.world.Remove(g.bodies)
 		g.bodies.DisposeChildren(true)
 	}
 	g.bodies = core.NewNode()
-	g.root.Add(g.bodies)
+	g.world.Add(g.bodies)
 	if g.sound != nil {
 		g.sound.restart()
 	}
-	sim, err := ecs.NewApp(g.opts.Dt, maxStepsPerFrame)
+	g.plot.clear()
+	sim, err := g.buildSim(g.opts, g.bodies, true)
 	if err != nil {
 		return err
 	}
-	sc, params, err := g.opts.Resolve(g.set)
+	q, err := ecs.NewQuery1[physics.RigidBody](sim.World)
 	if err != nil {
 		return err
+	}
+	g.sim, g.dynamic, g.simTime = sim, q, 0
+	g.throws = 0
+	g.prog = nil
+	g.follow.stop()
+	if g.prog, err = g.levelProgress(sim.World, g.bodies); err != nil {
+		return err
+	}
+	if err := sim.Update(0); err != nil { // creates the visuals and poses them
+		return err
+	}
+	if g.twin != nil {
+		return g.twin.rebuild(g)
+	}
+	return nil
+}
+
+// levelProgress starts the level being played on w, whose visuals are under bodies, and marks
+// its target; nil for a scene that is no level.
+func (g *game) levelProgress(w *ecs.World, bodies *core.Node) (*progress, error) {
+	if g.levelIdx < 0 {
+		return nil, nil
+	}
+	prog, err := newProgress(levels[g.levelIdx], w)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := markTarget(w, bodies, prog); err != nil {
+		return nil, err
+	}
+	return prog, nil
+}
+
+// buildSim builds the current scene with opts's physics settings into a new simulation whose
+// visuals go under bodies. Its fixed steps count in the frame's physics time; with plot, each
+// step's figures also go to the HUD plot.
+func (g *game) buildSim(opts headless.Options, bodies *core.Node, plot bool) (*ecs.App, error) {
+	sim, err := ecs.NewApp(opts.Dt, maxStepsPerFrame)
+	if err != nil {
+		return nil, err
+	}
+	sc, params, err := opts.Resolve(g.set)
+	if err != nil {
+		return nil, err
 	}
 	if err := sim.AddSystem(ecs.FixedUpdate, stepClockSystemName, func(*ecs.World) error {
 		g.frameTime.stepBegins()
 		return nil
 	}); err != nil {
-		return err
+		return nil, err
 	}
 	// The scene's script runs as a fixed-update system added before the physics plugin's, so it
 	// acts before every fixed step (a frame may run several) at that step's start time, exactly as
@@ -236,53 +305,38 @@ func (g *game) reset() error {
 		_, err := sc.Advance(w, params, float64(ft.Tick)*ft.Step)
 		return err
 	}); err != nil {
-		return err
+		return nil, err
 	}
 	cfg := plugin.DefaultConfig()
-	cfg.Physics = g.opts.PhysicsConfig()
-	if err := sim.AddPlugin(plugin.New(g.bodies, cfg)); err != nil {
-		return err
+	cfg.Physics = opts.PhysicsConfig()
+	if err := sim.AddPlugin(plugin.New(bodies, cfg)); err != nil {
+		return nil, err
 	}
-	// Added after the plugin, so it runs after every physics step and sees that step's figures.
-	if err := sim.AddSystem(ecs.FixedUpdate, plotSystemName, func(w *ecs.World) error {
-		if s, ok := physics.SimulationOf(w); ok {
-			st := s.Stats()
-			g.plot.record(float64(st.Elapsed.Nanoseconds())/1e6, float64(st.Iterations))
+	if plot {
+		// Added after the plugin, so it runs after every physics step and sees that step's figures.
+		if err := sim.AddSystem(ecs.FixedUpdate, plotSystemName, func(w *ecs.World) error {
+			if s, ok := physics.SimulationOf(w); ok {
+				st := s.Stats()
+				g.plot.record(float64(st.Elapsed.Nanoseconds())/1e6, float64(st.Iterations))
+			}
+			return nil
+		}); err != nil {
+			return nil, err
 		}
-		return nil
-	}); err != nil {
-		return err
 	}
 	if err := sim.AddSystem(ecs.FixedUpdate, stepClockEndSystemName, func(*ecs.World) error {
 		g.frameTime.stepEnds()
 		return nil
 	}); err != nil {
-		return err
+		return nil, err
 	}
-	g.plot.clear()
 	if err := sc.Build(sim.World, params); err != nil {
-		return err
+		return nil, err
 	}
-	if _, err := paintGround(sim.World, g.bodies); err != nil {
-		return err
+	if _, err := paintGround(sim.World, bodies); err != nil {
+		return nil, err
 	}
-	q, err := ecs.NewQuery1[physics.RigidBody](sim.World)
-	if err != nil {
-		return err
-	}
-	g.sim, g.dynamic, g.simTime = sim, q, 0
-	g.throws = 0
-	g.prog = nil
-	g.follow.stop()
-	if g.levelIdx >= 0 {
-		if g.prog, err = newProgress(levels[g.levelIdx], sim.World); err != nil {
-			return err
-		}
-		if _, err := markTarget(sim.World, g.bodies, g.prog); err != nil {
-			return err
-		}
-	}
-	return sim.Update(0) // creates the visuals and poses them
+	return sim, nil
 }
 
 // enterLevel builds level i (an index of levels) with its own size, frames it and shows its goal.
@@ -338,8 +392,9 @@ func (g *game) frameScene() {
 	g.orbit.SetTarget(f.target)
 }
 
-// sceneBounds returns the scene-coordinate box around every body's collider at its current pose,
-// leaving out unbounded shapes (the ground's half-space); ok is false when there is none.
+// sceneBounds returns the scene-coordinate box around every body's collider at its current pose
+// and every deformable body's surface, leaving out unbounded shapes (the ground's half-space); ok
+// is false when there is none.
 func sceneBounds(w *ecs.World) (lo, hi math32.Vector3, ok bool) {
 	q, err := ecs.NewQuery2[physics.RigidBody, physics.Collider](w)
 	if err != nil {
@@ -357,6 +412,19 @@ func sceneBounds(w *ecs.World) (lo, hi math32.Vector3, ok bool) {
 		}
 		box = box.Union(bb)
 	})
+	if dq, err := ecs.NewQuery1[physics.ReducedDeformable](w); err == nil {
+		var verts []mgl64.Vec3
+		_ = dq.Each(func(e ecs.Entity, _ *physics.ReducedDeformable) {
+			bb, found := bodyBounds(w, e, &verts)
+			switch {
+			case !found:
+			case !ok:
+				box, ok = bb, true
+			default:
+				box = box.Union(bb)
+			}
+		})
+	}
 	if !ok {
 		return lo, hi, false
 	}
@@ -401,6 +469,10 @@ func (g *game) onKey(k window.Key, a *app.Application) {
 			g.opts.Friction = "pyramid"
 		}
 		g.lastErr = g.applySolver()
+	case window.KeyV:
+		if !g.ui.start.Visible() {
+			g.lastErr = g.toggleSplit()
+		}
 	case window.KeyC:
 		g.showContacts = !g.showContacts
 	case window.KeyD:
@@ -437,6 +509,7 @@ func (g *game) applySolver() error {
 func (g *game) frame(dt time.Duration) {
 	if g.lastErr == nil {
 		before := g.sim.Clock.Ticks()
+		once := g.stepOnce
 		switch {
 		case g.stepOnce:
 			g.stepOnce = false
@@ -445,6 +518,9 @@ func (g *game) frame(dt time.Duration) {
 		case !g.paused:
 			g.lastErr = g.sim.Update(dt.Seconds())
 			g.simTime += float64(g.sim.Clock.Ticks()-before) * g.opts.Dt
+		}
+		if g.twin != nil && g.lastErr == nil {
+			g.lastErr = g.twin.step(dt.Seconds(), once, g.paused, g.simTime)
 		}
 		// The scene's first step begins every contact it was built with: no impact.
 		g.sound.frame(g.sim.World, before == 0)
@@ -466,7 +542,7 @@ func (g *game) frame(dt time.Duration) {
 	if g.lastErr == nil {
 		var pieces []piece
 		if g.prog != nil {
-			pieces = g.prog.pieces
+			pieces = g.prog.view
 		}
 		if pos, tgt, ok := g.follow.step(dt.Seconds(), g.sim.World, pieces, g.cam.Fov(), g.cam.Aspect()); ok {
 			g.cam.SetPositionVec(&pos)
@@ -478,6 +554,7 @@ func (g *game) frame(dt time.Duration) {
 		g.contacts.update(sim, g.showContacts)
 	}
 	g.label.SetText(g.status())
+	g.layoutSplit(g.ui.width, g.ui.height)
 	g.plot.below(g.label)
 	g.plot.update()
 	g.updateHUDStars()
@@ -507,6 +584,10 @@ func (g *game) status() string {
 	if g.paused {
 		state = "  |  paused (N: step)"
 	}
+	if g.twin != nil {
+		// Two simulations and two renders a frame: the cost of the comparison, in plain sight.
+		state += fmt.Sprintf("  |  side by side: frame %.0f ms", g.frameTime.frameMs)
+	}
 	level := fmt.Sprintf("%s (free play)  |  throws %d", g.opts.Scene, g.throws)
 	thrown := projectiles[g.kind].name
 	if g.prog != nil {
@@ -516,7 +597,7 @@ func (g *game) status() string {
 		}
 	}
 	plain := fmt.Sprintf("%s%s\n%d bodies, %d resting  |  %d contacts  |  %s  |  %s\n"+
-		"click: throw (hold: harder)  |  1-3: ball, brick, heavy ball  |  Esc: menu  |  R: restart  |  D: details",
+		"click: throw (hold: harder)  |  1-3: ball, brick, heavy ball  |  V: exact vs PGS  |  Esc: menu  |  R: restart  |  D: details",
 		level, state, st.Bodies, st.Sleeping, st.Contacts, plainSolver(st, g.opts.Solver), thrown)
 	if !g.details {
 		return plain

@@ -116,6 +116,10 @@ type GameState struct {
 	State      string  `json:"state"`
 	Throws     int     `json:"throws"`
 	Error      string  `json:"error"`
+	// Knocks counts the impact sounds started; Audio is the Web Audio context's state, "" until
+	// the first click makes it.
+	Knocks int    `json:"knocks"`
+	Audio  string `json:"audio"`
 }
 
 // Open navigates the tab to url and waits, up to timeout, until the game has rendered frames

@@ -73,6 +73,8 @@ const testW, testH = 960, 600
 //     colours rather than a cleared screen;
 //   - a click at the middle of the view throws: the game counts one throw, and a second later at
 //     least 2 % of the middle of the view has changed;
+//   - the click makes the Web Audio context, and the structure coming down plays at least one
+//     knock through it;
 //   - the console holds no error, exception, Go panic or exit throughout, and it would: a page
 //     with an unknown query parameter reports an error naming it and the program's exit.
 func TestBrowserPlaysTheFirstLevel(t *testing.T) {
@@ -157,6 +159,13 @@ func TestBrowserPlaysTheFirstLevel(t *testing.T) {
 	}
 	if st.Throws != 1 || st.Error != "" {
 		t.Errorf("the page reports %+v; want one throw and no error", st)
+	}
+	// The click made the Web Audio context, and the card house coming down knocks through it.
+	if st, err = b.Wait("g.knocks >= 1", 30*time.Second); err != nil {
+		t.Errorf("no knock after the throw: %v", err)
+	}
+	if st.Audio == "" || st.Audio == "closed" {
+		t.Errorf("the page reports %+v; want a Web Audio context made by the click", st)
 	}
 	t.Logf("after the throw: %.0f %% of the middle changed; %+v", 100*changed, st)
 	if p := b.Problems(); len(p) > 0 {
