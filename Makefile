@@ -38,11 +38,11 @@ race:
 
 # The real window under Xvfb: the demo renders for about two seconds, saves a screenshot (kept in
 # $(ARTIFACTS)/), and the test fails if the process failed or the picture is one colour; then one
-# scripted throw per level must move the level.
+# scripted throw per level must move the level, and the split view must move both halves.
 smoke:
 	@mkdir -p $(ARTIFACTS)
 	STAGGER_WINDOW_TEST=1 STAGGER_SCREENSHOT=$(abspath $(SCREENSHOT)) \
-		xvfb-run -a -s "-screen 0 1280x800x24" $(GO) test -count=1 -run 'TestWindowScreenshot|TestWindowStartScreen|TestWindowThrows|TestWindowKnocks' -v ./demo/
+		xvfb-run -a -s "-screen 0 1280x800x24" $(GO) test -count=1 -run 'TestWindowScreenshot|TestWindowStartScreen|TestWindowThrows|TestWindowKnocks|TestWindowSplit' -v ./demo/
 
 # The browser build end to end: the wasm built and served on a loopback port, headless Chromium
 # (software WebGL) opens the level list and the first level, a click throws, the screenshots (kept
