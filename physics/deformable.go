@@ -168,6 +168,10 @@ func (d *ReducedDeformable) prepare() error {
 	}
 	surface, triangles := d.Mesh.Surface()
 	d.model = newDeformableModel(body, surface, triangles)
+	if d.model.tree, err = body.SurfaceTree(surface, triangles, deformLeafSize); err != nil {
+		return fieldError("ReducedDeformable.Mesh", "%v", err)
+	}
+	d.model.depth = peerDepth(d.Mesh, surface, triangles)
 	if err := d.model.setFrame(d); err != nil {
 		return err
 	}
