@@ -184,8 +184,15 @@ func (s *Simulation) samplesOnFaces(ia, ib int, swapped bool, look float64) {
 			la, lb = lb, la
 		}
 		faces := b.tree.LeafTriangles(int(lb))
+		// The leaf's sphere holds its triangles, and faceContact takes no sample farther than
+		// look + depth from a triangle.
+		centre, radius := b.tree.Sphere(int(lb))
+		reach := (radius + look + b.depth) * (radius + look + b.depth)
 		for _, ta := range a.tree.LeafTriangles(int(la)) {
 			for _, v := range a.triangles[ta] {
+				if a.samples[v].Sub(centre).LenSqr() > reach {
+					continue
+				}
 				for _, fb := range faces {
 					dc.cands = append(dc.cands, uint64(v)<<32|uint64(fb))
 				}
