@@ -24,8 +24,8 @@ const (
 // Deformable bodies): a tetrahedral mesh of a linear elastic material whose motion is a floating
 // frame — a rigid motion that follows the body's centre of mass and mean rotation — plus its r
 // lowest free vibration modes (the Staggered Projections paper's §8). It falls, collides with rigid
-// bodies and static geometry through its surface vertices, and is solved in the same staggered
-// projection as rigid bodies.
+// bodies, static geometry and other deformables through its surface vertices, and is solved in the
+// same staggered projection as rigid bodies.
 //
 // Describe the body in the exported fields (NewDeformableBox fills them for a box) and add it with
 // SpawnDeformable, which validates it and computes its modes. Position, Orientation and the
