@@ -388,3 +388,43 @@ func TestDeformablePairWarmStepDoesNotAllocate(t *testing.T) {
 		t.Fatal("no contacts between the blocks: the scene does not exercise them")
 	}
 }
+
+// TestDeformablePairWarmStartsByBodyAndSample steps the two-block stack and checks, after each
+// step, every contact between the blocks against the previous step's, found by a search of all of
+// them: a contact whose (other body, sample) touched last step starts from last step's impulse,
+// any other from zero, and most contacts of the settling stack are carried.
+func TestDeformablePairWarmStartsByBodyAndSample(t *testing.T) {
+	app, _ := blockStack(t, DefaultConfig())
+	sim, _ := SimulationOf(app.World)
+	stepFor(t, app, 40)
+	carried, total := 0, 0
+	for step := 0; step < 20; step++ {
+		stepFor(t, app, 1)
+		for _, p := range sim.contacts.points {
+			if !p.a.onFace {
+				continue
+			}
+			m := sim.deformModels[-1-p.pair]
+			ct := &m.contacts[p.point]
+			if ct.sample != p.b.sample || m.contacts[p.point].proxy != noProxy {
+				t.Fatalf("step %d: the list's point names sample %d, its model's contact %d", step, p.b.sample, ct.sample)
+			}
+			var want contactImpulse
+			for i := range m.prev {
+				if o := &m.prev[i]; o.proxy == noProxy && o.other == ct.other && o.sample == ct.sample {
+					want = contactImpulse{normal: o.alpha, friction: o.friction}
+				}
+			}
+			if p.warm != want {
+				t.Fatalf("step %d: sample %d starts from %v, last step's impulse was %v", step, ct.sample, p.warm, want)
+			}
+			total++
+			if want.normal != 0 {
+				carried++
+			}
+		}
+	}
+	if total == 0 || carried < total/4 {
+		t.Fatalf("%d of %d contacts between the blocks carried a warm start", carried, total)
+	}
+}
