@@ -78,7 +78,7 @@ func blockStack(t testing.TB, cfg Config) (*ecs.App, [2]*ReducedDeformable) {
 	t.Helper()
 	app := newTestApp(t, 0.01, cfg)
 	spawnGround(t, app.World, mgl64.Vec3{0, 0, 1}, 0.6)
-	_, bottom := spawnBlock(t, app.World, mgl64.Vec3{0, 0, blockHalf}, 10)
+	eb, _ := spawnBlock(t, app.World, mgl64.Vec3{0, 0, blockHalf}, 10)
 	d, err := NewDeformableBox(mgl64.Vec3{blockHalf, blockHalf, blockHalf}, 3, rubber, 10)
 	if err != nil {
 		t.Fatal(err)
@@ -91,6 +91,8 @@ func blockStack(t testing.TB, cfg Config) (*ecs.App, [2]*ReducedDeformable) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// Spawning moves the components: both are looked up after the last spawn.
+	bottom, _ := ecs.Get[ReducedDeformable](app.World, eb)
 	top, _ := ecs.Get[ReducedDeformable](app.World, e)
 	bottom.Friction = 0.6
 	return app, [2]*ReducedDeformable{bottom, top}
@@ -131,8 +133,8 @@ func surfaceMotion(t *testing.T, sim *Simulation, d *ReducedDeformable, steps in
 // TestDeformableBlocksStack drops a deformable block 3 cm onto another standing on the ground and
 // steps 3 s: no surface vertex of either block is ever more than 5 mm inside the other (a
 // winding-number test against the other's deformed surface), every value stays finite, the total
-// energy of the two (kinetic + elastic + gravitational) never rises in a step by more than 1e-6 of
-// m g L, and the stack comes to rest (no vertex moves 1 mm in the next 0.5 s) with the top block's centre one block height above the
+// energy of the two (kinetic + elastic + gravitational) never rises in a step by more than 1e-9 of
+// m g L (round-off: 5e-10 J of 153 J measured), and the stack comes to rest (no vertex moves 1 mm in the next 0.5 s) with the top block's centre one block height above the
 // bottom's, less millimetres of sag. Without contacts between deformables the top block would
 // fall into the bottom one.
 func TestDeformableBlocksStack(t *testing.T) {
@@ -162,7 +164,7 @@ func TestDeformableBlocksStack(t *testing.T) {
 			t.Fatalf("step %d: energy %v", step, e)
 		}
 		worst = math.Max(worst, e-prev)
-		if e > prev+1e-6*scale {
+		if e > prev+1e-9*scale {
 			t.Fatalf("step %d: energy rose by %.3g J (m g L = %.4g J)", step, e-prev, scale)
 		}
 		prev = e
@@ -208,8 +210,8 @@ func TestDeformableBlockBendsHeldBeam(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		b, _ := ecs.Get[ReducedDeformable](app.World, e)
 		if !withBlock {
+			b, _ := ecs.Get[ReducedDeformable](app.World, e)
 			return app, b, nil
 		}
 		d, err := NewDeformableBox(mgl64.Vec3{0.1, 0.1, 0.1}, 3, rubber, 8)
@@ -222,6 +224,8 @@ func TestDeformableBlockBendsHeldBeam(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		// Spawning moves the components: both are looked up after the last spawn.
+		b, _ := ecs.Get[ReducedDeformable](app.World, e)
 		blk, _ := ecs.Get[ReducedDeformable](app.World, eb)
 		return app, b, blk
 	}
