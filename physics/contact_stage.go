@@ -516,6 +516,8 @@ func (wk *islandWorker) addContact(cs *contactStage, k int) {
 		}
 		if side.model < len(in.models) {
 			in.models[side.model].contactRows(c.position, &dirs, sign, rows)
+		} else if side.onFace {
+			in.deformables[side.model-len(in.models)].faceRows(side.face, &side.bary, &dirs, sign, rows)
 		} else {
 			in.deformables[side.model-len(in.models)].sampleRows(side.sample, &dirs, sign, rows)
 		}

@@ -38,6 +38,12 @@ type contactSide struct {
 	// sample is the surface sample of a deformable model (deformableModel.surface) whose material
 	// point the contact constrains.
 	sample int32
+	// onFace: the side is instead the point of the deformable model's surface triangle face
+	// (deformableModel.triangles) with barycentric weights bary — the surface side of a
+	// deformable–deformable contact (deformable_pair.go).
+	onFace bool
+	face   int32
+	bary   [3]float64
 	// kinematic: a kinematic body, whose known velocity at the point, velocity (m/s), enters the
 	// contact's constant term. moving: a kinematic body that moves this step or that the game
 	// moved, which wakes a sleeping island it touches.

@@ -24,9 +24,9 @@ const (
 // Deformable bodies): a tetrahedral mesh of a linear elastic material whose motion is a floating
 // frame — a rigid motion that follows the body's centre of mass and mean rotation — plus its r
 // lowest free vibration modes (the Staggered Projections paper's §8) — or, with Model StVK, the
-// reduced St. Venant–Kirchhoff model in those modes and their modal derivatives. It falls, collides with rigid
-// bodies and static geometry through its surface vertices, and is solved in the same staggered
-// projection as rigid bodies.
+// reduced St. Venant–Kirchhoff model in those modes and their modal derivatives. It falls, collides
+// with rigid bodies, static geometry and other deformables through its surface vertices, and is
+// solved in the same staggered projection as rigid bodies.
 //
 // Describe the body in the exported fields (NewDeformableBox fills them for a box) and add it with
 // SpawnDeformable, which validates it and computes its modes. Position, Orientation and the
@@ -201,6 +201,10 @@ func (d *ReducedDeformable) prepare() error {
 	}
 	surface, triangles := d.Mesh.Surface()
 	d.model = newDeformableModel(body, surface, triangles)
+	if d.model.tree, err = body.SurfaceTree(surface, triangles, deformLeafSize); err != nil {
+		return fieldError("ReducedDeformable.Mesh", "%v", err)
+	}
+	d.model.depth = peerDepth(d.Mesh, surface, triangles)
 	if err := d.model.setFrame(d); err != nil {
 		return err
 	}

@@ -9,20 +9,27 @@ import (
 )
 
 // deformContact is one contact of a reduced deformable body's surface sample with a collider,
-// found by the collider shape's signed distance at the sample (docs/architecture.md, Deformable
-// bodies). It persists from one step to the next in its model, keyed by (collider, sample), for
-// the warm start.
+// found by the collider shape's signed distance at the sample, or with another deformable's
+// surface (deformable_pair.go; docs/architecture.md, Deformable bodies). It persists from one step
+// to the next in its model, keyed by (collider, sample) or (other body, sample), for the warm
+// start.
 type deformContact struct {
-	proxy  collide.ProxyID
-	other  ecs.Entity // the collider's entity
+	proxy  collide.ProxyID // the collider's proxy, or noProxy for another deformable
+	other  ecs.Entity      // the collider's entity, or the other deformable's
 	sample int32
-	// position is midway between the sample and the collider's surface, normal points from the
-	// collider to the sample, gap is the sample's signed distance; alpha and friction are the
+	// position is midway between the sample and the other body's surface, normal points from the
+	// other body to the sample, gap is the sample's signed distance; alpha and friction are the
 	// step's impulses (N·s), after the solve.
 	position, normal mgl64.Vec3
 	gap              float64
 	alpha            float64
 	friction         mgl64.Vec3
+	// With another deformable: peer is its index among the step's deformables, and the contact
+	// holds the sample against the point of its surface triangle face with barycentric weights
+	// bary.
+	peer int
+	face int32
+	bary [3]float64
 }
 
 // deformCollision finds the contacts of the step's deformable bodies with the colliders of the
@@ -30,6 +37,12 @@ type deformContact struct {
 type deformCollision struct {
 	ids     []collide.ProxyID
 	visitFn func(collide.ProxyID) bool
+	// For the contacts between deformables (deformable_pair.go): per deformable, whether its
+	// BD-tree was refitted this step; a pair's overlapping leaves; and one side's candidate
+	// (sample, triangle) pairs, packed as sample<<32 | triangle.
+	fitted []bool
+	leaves [][2]int32
+	cands  []uint64
 }
 
 // visit collects a broad-phase entry the deformable's box overlaps.
@@ -39,12 +52,12 @@ func (dc *deformCollision) visit(id collide.ProxyID) bool {
 }
 
 // collideDeformables lists the contacts of every deformable model with the colliders in the broad
-// phase, after the rigid bodies' (so that the contact list's rigid part is as it was without them).
-// Each sample of a deformable (a surface vertex, at its start-of-step position) is tested against
-// every collider whose broad-phase box meets the deformable's box — its samples' bounds fattened
-// by the look-ahead — by the collider shape's signed distance in the shape's frame; a sample
-// within margin plus both bodies' sweeps is a contact, with the shape's outward gradient as normal.
-// Deformable–deformable contacts are not found (docs/architecture.md, Deformable bodies).
+// phase, after the rigid bodies' (so that the contact list's rigid part is as it was without them),
+// then those between deformables (collideDeformablePairs). Each sample of a deformable (a surface
+// vertex, at its start-of-step position) is tested against every collider whose broad-phase box
+// meets the deformable's box — its samples' bounds fattened by the look-ahead — by the collider
+// shape's signed distance in the shape's frame; a sample within margin plus both bodies' sweeps is
+// a contact, with the shape's outward gradient as normal.
 func (s *Simulation) collideDeformables(margin float64) {
 	c := s.collision
 	dc := &s.deformCol
@@ -54,14 +67,20 @@ func (s *Simulation) collideDeformables(margin float64) {
 	nr := len(s.models)
 	for j, m := range s.deformModels {
 		m.prev, m.contacts = m.contacts, m.prev[:0]
+		m.prevPeers = m.peers
 		mi := nr + j
-		sweep := s.h * m.sampleSpeeds(s.layout.Span(s.qdotP, mi))
+		m.sweep = s.h * m.sampleSpeeds(s.layout.Span(s.qdotP, mi))
 		box := collide.AABB{Min: m.samples[0], Max: m.samples[0]}
 		for _, p := range m.samples[1:] {
 			box = box.AddPoint(p)
 		}
+		m.box = box.Expand(margin + m.sweep)
+	}
+	for j, m := range s.deformModels {
+		mi := nr + j
+		sweep := m.sweep
 		dc.ids = dc.ids[:0]
-		c.broad.Query(box.Expand(margin+sweep), dc.visitFn)
+		c.broad.Query(m.box, dc.visitFn)
 		slices.Sort(dc.ids)
 		friction := s.deformables[j].Friction
 		old := 0
@@ -87,11 +106,11 @@ func (s *Simulation) collideDeformables(margin float64) {
 				ct := deformContact{proxy: id, other: cb.entity, sample: int32(si), position: pos, normal: n, gap: d}
 				// Warm start from last step's contact of the same collider and sample: both lists
 				// are sorted by (proxy, sample).
-				for old < len(m.prev) && deformLess(&m.prev[old], &ct) {
+				for old < m.prevPeers && deformLess(&m.prev[old], &ct) {
 					old++
 				}
 				var warm contactImpulse
-				if old < len(m.prev) && m.prev[old].proxy == id && m.prev[old].sample == ct.sample && m.prev[old].other == ct.other {
+				if old < m.prevPeers && m.prev[old].proxy == id && m.prev[old].sample == ct.sample && m.prev[old].other == ct.other {
 					warm = contactImpulse{normal: m.prev[old].alpha, friction: m.prev[old].friction}
 				}
 				k := len(m.contacts)
@@ -105,7 +124,9 @@ func (s *Simulation) collideDeformables(margin float64) {
 				})
 			}
 		}
+		m.peers = len(m.contacts)
 	}
+	s.collideDeformablePairs(margin)
 }
 
 // deformLess orders deformable contacts by (proxy, sample).

@@ -5,6 +5,7 @@ import (
 	"math"
 
 	"github.com/go-gl/mathgl/mgl64"
+	"github.com/stagger-physics/stagger/collide"
 	"github.com/stagger-physics/stagger/deform"
 )
 
@@ -26,9 +27,19 @@ type deformableModel struct {
 	triangles [][3]int32
 	// samples are the samples' deformed world positions at the start of the step.
 	samples []mgl64.Vec3
-	// contacts are this step's contacts of the samples, sorted by (proxy, sample); prev are the
-	// last step's, kept for the warm start.
-	contacts, prev []deformContact
+	// contacts are this step's contacts of the samples: those with colliders sorted by (proxy,
+	// sample), then from peers on (deformable_pair.go), those with other deformables' surfaces,
+	// sorted by (other body, sample). prev and prevPeers are the last step's, kept for the warm
+	// start.
+	contacts, prev   []deformContact
+	peers, prevPeers int
+	// tree bounds the surface triangles for the contacts between deformables (deform.BDTree);
+	// sweep (m) and box are the step's bound on any sample's motion and its samples' bounds
+	// fattened by the margin and sweep.
+	tree  *deform.BDTree
+	depth float64 // peerDepth of the surface
+	sweep float64
+	box   collide.AABB
 
 	// Scratch, sized at creation: the mass block and its Cholesky factor, a point Jacobian, and the
 	// state Displace edits.
@@ -50,6 +61,7 @@ type reducedBody interface {
 	MassMatrix(dst []float64)
 	EffectiveMass(dst []float64) error
 	PointJacobian(p deform.MaterialPoint, dst []float64) error
+	SurfaceTree(vertices []int32, triangles [][3]int32, leafSize int) (*deform.BDTree, error)
 	Position(p deform.MaterialPoint) (mgl64.Vec3, error)
 	PredictVelocity(h float64, g mgl64.Vec3, dst []float64) error
 	Advance(h float64, qdot, impulse []float64) error
@@ -172,6 +184,27 @@ func (d *deformableModel) PointJacobian(p mgl64.Vec3, dst []float64) {
 func (d *deformableModel) sampleRows(s int32, dirs *[3]mgl64.Vec3, sign float64, dst []float64) {
 	n := d.n
 	_ = d.body.PointJacobian(deform.VertexPoint(int(d.surface[s])), d.jac)
+	for r, u := range dirs {
+		row := dst[r*n : (r+1)*n]
+		for c := 0; c < n; c++ {
+			row[c] = sign * (u[0]*d.jac[c] + u[1]*d.jac[n+c] + u[2]*d.jac[2*n+c])
+		}
+	}
+}
+
+// faceRows writes sign·uᵀJ_f for the directions u = dirs[0..2], each a row of 6 + r, with J_f the
+// point Jacobian of the material point of surface triangle face with barycentric weights bary —
+// the weights' combination of its three vertices' Jacobians: the contact rows of a deformable
+// side that is a point of its surface rather than a sample (deformable_pair.go).
+func (d *deformableModel) faceRows(face int32, bary *[3]float64, dirs *[3]mgl64.Vec3, sign float64, dst []float64) {
+	n := d.n
+	tri := d.triangles[face]
+	pt := deform.MaterialPoint{
+		Vertices: [4]int32{d.surface[tri[0]], d.surface[tri[1]], d.surface[tri[2]]},
+		Weights:  [4]float64{bary[0], bary[1], bary[2]},
+	}
+	// The vertices are the mesh's own and the weights finite, so the modal body cannot refuse it.
+	_ = d.body.PointJacobian(pt, d.jac)
 	for r, u := range dirs {
 		row := dst[r*n : (r+1)*n]
 		for c := 0; c < n; c++ {

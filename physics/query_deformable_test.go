@@ -197,9 +197,9 @@ func TestCastRayDeformableRandomRays(t *testing.T) {
 	}
 }
 
-// closestOnTriangle returns the point of triangle (a, b, c) nearest p, by minimising over the
+// bruteClosestOnTriangle returns the point of triangle (a, b, c) nearest p, by minimising over the
 // interior (projection onto the plane, when inside) and the three edges (clamped projections).
-func closestOnTriangle(p, a, b, c mgl64.Vec3) mgl64.Vec3 {
+func bruteClosestOnTriangle(p, a, b, c mgl64.Vec3) mgl64.Vec3 {
 	n := b.Sub(a).Cross(c.Sub(a)).Normalize()
 	q := p.Sub(n.Mul(n.Dot(p.Sub(a))))
 	inside := true
@@ -227,7 +227,7 @@ func closestOnTriangle(p, a, b, c mgl64.Vec3) mgl64.Vec3 {
 func surfaceDistance(verts []mgl64.Vec3, tris [][3]int32, p mgl64.Vec3) float64 {
 	best := math.Inf(1)
 	for _, tri := range tris {
-		best = min(best, closestOnTriangle(p, verts[tri[0]], verts[tri[1]], verts[tri[2]]).Sub(p).Len())
+		best = min(best, bruteClosestOnTriangle(p, verts[tri[0]], verts[tri[1]], verts[tri[2]]).Sub(p).Len())
 	}
 	return best
 }

@@ -398,8 +398,8 @@ type ContactPoint struct {
 }
 
 // Contacts calls visit for every contact point of the last step, in a deterministic order: the
-// rigid bodies' pairs, then the deformable bodies' samples (A the collider, B the deformable).
-// Sensors have no contact points (see SensorEvent).
+// rigid bodies' pairs, then the deformable bodies' samples (A the collider or the other
+// deformable, B the sample's deformable). Sensors have no contact points (see SensorEvent).
 func (s *Simulation) Contacts(visit func(ContactPoint)) {
 	for i := range s.collision.pairs {
 		st := &s.collision.pairs[i]

@@ -75,6 +75,7 @@ func BenchmarkScenePile100(b *testing.B) { benchScene(b, "pile", 100) }
 // blocks (1 s) on, while they strike it and it falls (no sleeping).
 func BenchmarkSceneImpact(b *testing.B) { benchScene(b, "impact", 0) }
 
-// BenchmarkSceneJelly is the jelly scene's 10 deformable blocks from their second second on, as
-// they land, wobble and settle on their boxes.
+// BenchmarkSceneJelly is the jelly scene at n = 10 — 15 deformable blocks, five stacked on
+// others — from their second second on, as they land, wobble and settle on their boxes and on
+// each other.
 func BenchmarkSceneJelly(b *testing.B) { benchScene(b, "jelly", 10) }

@@ -1,0 +1,246 @@
+package physics
+
+import (
+	"cmp"
+	"math"
+	"slices"
+
+	"github.com/go-gl/mathgl/mgl64"
+	"github.com/stagger-physics/stagger/collide"
+	"github.com/stagger-physics/stagger/deform"
+)
+
+// noProxy is the proxy of a deformable contact whose other body is a deformable, not a collider.
+const noProxy collide.ProxyID = -1
+
+// deformLeafSize is the number of surface triangles per leaf of a deformable's BD-tree: small
+// leaves keep the sample–triangle tests near the contact, and the tree's refit is O(r) per node.
+const deformLeafSize = 2
+
+// peerDepth returns how far behind a surface triangle's plane a sample of another deformable may
+// be and still touch it (docs/architecture.md, Deformable bodies): half the shortest edge of the
+// rest surface. A sample deeper than that is taken to be behind another part of the surface — the
+// far side of the body — rather than pressed in; every body is at least one edge thick.
+func peerDepth(mesh *deform.TetMesh, surface []int32, triangles [][3]int32) float64 {
+	shortest := math.Inf(1)
+	for _, t := range triangles {
+		for i := 0; i < 3; i++ {
+			a, b := mesh.Vertex(int(surface[t[i]])), mesh.Vertex(int(surface[t[(i+1)%3]]))
+			shortest = min(shortest, a.Sub(b).Len())
+		}
+	}
+	return 0.5 * shortest
+}
+
+// faceHit is a surface sample's contact with a triangle of another deformable's surface.
+type faceHit struct {
+	face     int32
+	bary     [3]float64 // the point of the triangle nearest the sample
+	normal   mgl64.Vec3 // the triangle's outward unit normal
+	gap      float64    // the sample's signed distance from the triangle's plane
+	distance float64    // from the sample to the triangle
+}
+
+// faceContact tests sample p against surface triangle face of model b at its start-of-step
+// position: a contact when p is within look of the triangle's plane on its outer side and at most
+// depth behind it, and its projection on the plane is within look of the triangle.
+func faceContact(p mgl64.Vec3, b *deformableModel, face int32, look, depth float64) (faceHit, bool) {
+	t := b.triangles[face]
+	x0, x1, x2 := b.samples[t[0]], b.samples[t[1]], b.samples[t[2]]
+	nrm := x1.Sub(x0).Cross(x2.Sub(x0))
+	l := nrm.Len()
+	if !(l > 0) {
+		return faceHit{}, false // flattened: no normal
+	}
+	n := nrm.Mul(1 / l)
+	d := n.Dot(p.Sub(x0))
+	if !(d <= look && d >= -depth) {
+		return faceHit{}, false
+	}
+	w := closestOnTriangle(p, x0, x1, x2)
+	q := x0.Mul(w[0]).Add(x1.Mul(w[1])).Add(x2.Mul(w[2]))
+	if p.Sub(n.Mul(d)).Sub(q).Len() > look {
+		return faceHit{}, false
+	}
+	return faceHit{face: face, bary: w, normal: n, gap: d, distance: p.Sub(q).Len()}, true
+}
+
+// closestOnTriangle returns the barycentric weights of the point of triangle (a, b, c) nearest p,
+// by p's Voronoi region (Ericson, Real-Time Collision Detection §5.1.5).
+func closestOnTriangle(p, a, b, c mgl64.Vec3) [3]float64 {
+	ab, ac, ap := b.Sub(a), c.Sub(a), p.Sub(a)
+	d1, d2 := ab.Dot(ap), ac.Dot(ap)
+	if d1 <= 0 && d2 <= 0 {
+		return [3]float64{1, 0, 0}
+	}
+	bp := p.Sub(b)
+	d3, d4 := ab.Dot(bp), ac.Dot(bp)
+	if d3 >= 0 && d4 <= d3 {
+		return [3]float64{0, 1, 0}
+	}
+	if vc := d1*d4 - d3*d2; vc <= 0 && d1 >= 0 && d3 <= 0 {
+		v := d1 / (d1 - d3)
+		return [3]float64{1 - v, v, 0}
+	}
+	cp := p.Sub(c)
+	d5, d6 := ab.Dot(cp), ac.Dot(cp)
+	if d6 >= 0 && d5 <= d6 {
+		return [3]float64{0, 0, 1}
+	}
+	if vb := d5*d2 - d1*d6; vb <= 0 && d2 >= 0 && d6 <= 0 {
+		w := d2 / (d2 - d6)
+		return [3]float64{1 - w, 0, w}
+	}
+	if va := d3*d6 - d5*d4; va <= 0 && d4-d3 >= 0 && d5-d6 >= 0 {
+		w := (d4 - d3) / ((d4 - d3) + (d5 - d6))
+		return [3]float64{0, 1 - w, w}
+	}
+	va, vb, vc := d3*d6-d5*d4, d5*d2-d1*d6, d1*d4-d3*d2
+	den := 1 / (va + vb + vc)
+	v, w := vb*den, vc*den
+	return [3]float64{1 - v - w, v, w}
+}
+
+// collideDeformablePairs lists the contacts between deformables, after their contacts with
+// colliders (collideDeformables, which has set every model's samples, sweep and box). Each
+// deformable's BD-tree is refitted to its start-of-step state; for every pair whose boxes meet,
+// the trees give the pairs of leaves whose spheres come within the look-ahead (margin plus both
+// sweeps), and each surface sample of either body in such a leaf is tested against the other
+// body's triangles of the paired leaf (faceContact). A sample touching several triangles keeps
+// the nearest (the lower index on a tie): one contact per (other body, sample), normal the
+// triangle's outward normal (from the other body to the sample, as a collider's is), and the
+// other body's side the triangle's nearest point, whose rows combine its vertices' Jacobians
+// (deformableModel.faceRows). The contacts are sorted by (other body, sample) in each model and
+// warm-started from last step's of the same key.
+func (s *Simulation) collideDeformablePairs(margin float64) {
+	dm := s.deformModels
+	if len(dm) < 2 {
+		return
+	}
+	dc := &s.deformCol
+	dc.fitted = growBools(dc.fitted, len(dm))
+	for j, m := range dm {
+		st := &m.state
+		m.body.State(st)
+		// Only a non-finite state is refused, which the step's checks keep out; such a body
+		// then meets no other deformable.
+		dc.fitted[j] = m.tree.Refit(st.Position, st.Orientation, st.Z) == nil
+	}
+	for j := range dm {
+		if !dc.fitted[j] {
+			continue
+		}
+		for k := j + 1; k < len(dm); k++ {
+			if !dc.fitted[k] || !dm[j].box.Overlaps(dm[k].box) {
+				continue
+			}
+			look := margin + dm[j].sweep + dm[k].sweep
+			// Only a negative or non-finite look-ahead is refused, which the config's and the
+			// sweep's checks keep out.
+			var err error
+			if dc.leaves, err = dm[j].tree.Overlaps(dm[k].tree, look, dc.leaves); err != nil || len(dc.leaves) == 0 {
+				continue
+			}
+			s.samplesOnFaces(j, k, false, look)
+			s.samplesOnFaces(k, j, true, look)
+		}
+	}
+	nr := len(s.models)
+	for j, m := range dm {
+		peers := m.contacts[m.peers:]
+		slices.SortFunc(peers, peerCompare)
+		old := m.prevPeers
+		for i := range peers {
+			ct := &peers[i]
+			for old < len(m.prev) && peerCompare(m.prev[old], *ct) < 0 {
+				old++
+			}
+			var warm contactImpulse
+			if old < len(m.prev) && peerCompare(m.prev[old], *ct) == 0 {
+				warm = contactImpulse{normal: m.prev[old].alpha, friction: m.prev[old].friction}
+			}
+			s.contacts.add(contactPoint{
+				pair: -1 - j, point: m.peers + i,
+				a:        contactSide{model: nr + ct.peer, onFace: true, face: ct.face, bary: ct.bary},
+				b:        contactSide{model: nr + j, sample: ct.sample},
+				position: ct.position, normal: ct.normal, gap: ct.gap,
+				friction:    combineFriction(s.deformables[j].Friction, s.deformables[ct.peer].Friction),
+				restitution: combineRestitution(0, 0),
+				warm:        warm,
+			})
+		}
+	}
+}
+
+// samplesOnFaces appends to deformable ia's contacts those of its samples with deformable ib's
+// surface triangles, over the leaf pairs in s.deformCol.leaves (ia's leaf first unless swapped).
+func (s *Simulation) samplesOnFaces(ia, ib int, swapped bool, look float64) {
+	dc := &s.deformCol
+	a, b := s.deformModels[ia], s.deformModels[ib]
+	dc.cands = dc.cands[:0]
+	for _, lp := range dc.leaves {
+		la, lb := lp[0], lp[1]
+		if swapped {
+			la, lb = lb, la
+		}
+		faces := b.tree.LeafTriangles(int(lb))
+		// The leaf's sphere holds its triangles, and faceContact takes no sample farther than
+		// look + depth from a triangle.
+		centre, radius := b.tree.Sphere(int(lb))
+		reach := (radius + look + b.depth) * (radius + look + b.depth)
+		for _, ta := range a.tree.LeafTriangles(int(la)) {
+			for _, v := range a.triangles[ta] {
+				if a.samples[v].Sub(centre).LenSqr() > reach {
+					continue
+				}
+				for _, fb := range faces {
+					dc.cands = append(dc.cands, uint64(v)<<32|uint64(fb))
+				}
+			}
+		}
+	}
+	// Sorted, a sample's candidate triangles are adjacent and in increasing order.
+	slices.Sort(dc.cands)
+	other := s.entities[len(s.models)+ib]
+	for i := 0; i < len(dc.cands); {
+		si := int32(dc.cands[i] >> 32)
+		var best faceHit
+		found := false
+		for ; i < len(dc.cands) && int32(dc.cands[i]>>32) == si; i++ {
+			if i > 0 && dc.cands[i] == dc.cands[i-1] {
+				continue
+			}
+			hit, ok := faceContact(a.samples[si], b, int32(uint32(dc.cands[i])), look, b.depth)
+			if ok && (!found || hit.distance < best.distance) {
+				best, found = hit, true
+			}
+		}
+		if !found {
+			continue
+		}
+		a.contacts = append(a.contacts, deformContact{
+			proxy: noProxy, other: other, sample: si, peer: ib, face: best.face, bary: best.bary,
+			position: a.samples[si].Sub(best.normal.Mul(0.5 * best.gap)), normal: best.normal, gap: best.gap,
+		})
+	}
+}
+
+// peerCompare orders deformable–deformable contacts by (other body, sample), the other body by
+// its entity, which does not change when deformables come and go.
+func peerCompare(x, y deformContact) int {
+	switch {
+	case x.other.Index() != y.other.Index():
+		return cmp.Compare(x.other.Index(), y.other.Index())
+	case x.other.Generation() != y.other.Generation():
+		return cmp.Compare(x.other.Generation(), y.other.Generation())
+	}
+	return int(x.sample) - int(y.sample)
+}
+
+// growBools returns s resized to n, reusing its capacity.
+func growBools(s []bool, n int) []bool {
+	if cap(s) < n {
+		return make([]bool, n)
+	}
+	return s[:n]
+}
