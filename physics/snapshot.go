@@ -40,6 +40,8 @@ type Snapshot struct {
 	deformables    []ReducedDeformable
 	deformStates   []deform.ModalState
 	deformContacts [][]deformContact
+	// deformPeers is where each deformable's contacts with other deformables start in its list.
+	deformPeers []int
 }
 
 // Tick returns the tick of the last step before the snapshot was taken (StepStats.Tick).

@@ -22,6 +22,7 @@ func (s *Simulation) snapshotDeformables(dst *Snapshot) error {
 	n := 0
 	if err := s.registerDeformables(); err != nil || s.deformQuery == nil {
 		dst.deformStates, dst.deformContacts = dst.deformStates[:0], dst.deformContacts[:0]
+		dst.deformPeers = dst.deformPeers[:0]
 		return err
 	}
 	err := s.deformQuery.Each(func(e ecs.Entity, d *ReducedDeformable) {
@@ -33,9 +34,11 @@ func (s *Simulation) snapshotDeformables(dst *Snapshot) error {
 		}
 		dst.deformStates = dst.deformStates[:n+1]
 		dst.deformContacts = dst.deformContacts[:n+1]
+		dst.deformPeers = append(dst.deformPeers[:n], 0)
 		if m := d.model; m != nil {
 			m.body.State(&dst.deformStates[n])
 			dst.deformContacts[n] = append(dst.deformContacts[n][:0], m.contacts...)
+			dst.deformPeers[n] = m.peers
 		}
 		n++
 	})
@@ -84,6 +87,7 @@ func (s *Simulation) restoreDeformables(src *Snapshot) {
 			// The state is one the body held, so SetState cannot refuse it.
 			_ = m.body.SetState(src.deformStates[k])
 			m.contacts = append(m.contacts[:0], src.deformContacts[k]...)
+			m.peers = src.deformPeers[k]
 			m.err = nil
 		}
 	}
