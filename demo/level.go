@@ -46,7 +46,7 @@ var levels = []level{
 	{title: "Pyramid's top", scene: "pyramid", n: 5, goal: goalTarget, par3: 1, par2: 2, maxThrows: 5},
 	{title: "Catenary arch", scene: "arch", goal: goalTopple, par3: 1, par2: 3, maxThrows: 6},
 	{title: "Heavy middle", scene: "ratio", goal: goalStand, weights: 3},
-	{title: "Jelly", scene: "jelly", n: 2, goal: goalKnockOff, par3: 2, par2: 3, maxThrows: 5},
+	{title: "Jelly", scene: "jelly", n: 2, goal: goalKnockOff, par3: 3, par2: 4, maxThrows: 6},
 }
 
 // levelOf returns the index of the level of the scene called name, or −1 when no level uses it.
