@@ -99,7 +99,7 @@ func (b *HeldBody) State(dst *ModalState) {
 // SetState sets the frame's pose (where the body is held) and the modal state. It refuses
 // non-finite values, a zero orientation, a moving frame (non-zero velocities: the frame is held)
 // and modal vectors not of length r, naming the field, and changes nothing then; the orientation
-// is normalised.
+// is normalised unless it is unit to rounding, which is kept bit for bit.
 func (b *HeldBody) SetState(s ModalState) error {
 	if s.LinearVelocity != (mgl64.Vec3{}) || s.AngularVelocity != (mgl64.Vec3{}) {
 		return fmt.Errorf("deform: ModalState.LinearVelocity, AngularVelocity: a held body's frame does not move, got %v and %v", s.LinearVelocity, s.AngularVelocity)

@@ -243,7 +243,8 @@ func (b *ModalBody) State(dst *ModalState) {
 
 // SetState sets the generalised state. It refuses non-finite values, a zero orientation and
 // modal vectors not of length r, naming the field, and changes nothing then; the orientation is
-// normalised.
+// normalised unless it is unit to rounding (as State returns it), which is kept bit for bit so
+// that a state read and set back steps exactly as before.
 func (b *ModalBody) SetState(s ModalState) error {
 	orientation, err := s.check(b.r)
 	if err != nil {

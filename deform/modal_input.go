@@ -73,5 +73,14 @@ func (s *ModalState) check(r int) (mgl64.Quat, error) {
 			return q, fmt.Errorf("deform: ModalState.Z, ZDot[%d]: not finite: %v, %v", k, s.Z[k], s.ZDot[k])
 		}
 	}
+	if math.Abs(n2-1) <= unitSlack {
+		// A unit quaternion to rounding, as State returns: kept bit for bit, so that a state read
+		// and set back (a snapshot restored) steps exactly as the body would have.
+		return q, nil
+	}
 	return q.Scale(1 / math.Sqrt(n2)), nil
 }
+
+// unitSlack is how far from 1 a quaternion's squared norm may be and still count as unit: a few
+// roundings of the four squares' sum.
+const unitSlack = 8 * 0x1p-53
