@@ -60,6 +60,7 @@ type frictionProjection struct {
 	vSave        []float64 // ndof: the velocity before a subspace step
 	active       []int
 	ic           delassusIC // preconditioner of the subspace CG (always the wide shift)
+	newton       frictionNewton
 }
 
 // resize sizes the scratch for op and forgets the factor: a new solve.
@@ -75,6 +76,7 @@ func (fp *frictionProjection) resize(op *operator) {
 	fp.vSave = growF(fp.vSave, n)
 	fp.active = growI(fp.active, m)
 	fp.ic.invalidate()
+	fp.newton.resize(op)
 }
 
 // bind sets the projection's problem; unbind clears it.
@@ -107,14 +109,19 @@ const gapEvery = 4
 // block-Jacobi-preconditioned CG with the others held, then clipped back into their sets. Every
 // sweep leaves f feasible, so a projection stopped by a work bound still returns an iterate. On
 // return v = q̇ᴾ + M⁻¹(Nα + f). It returns the work done and whether the deadline stopped it
-// before the target was met.
+// before the target was met. On a small island with disc friction, sweeps that have not met the
+// target within newtonAfterSweeps give way to dense Newton steps (newtonPhase).
 func (fp *frictionProjection) project(op *operator, alpha, f, v []float64, tg frictionTarget) (frictionWork, bool) {
 	fp.bind(op, alpha, v, tg.deadline)
 	fp.maxPasses = tg.maxPasses
 	defer fp.unbind()
 	op.velocity(alpha, f, v)
+	dense := op.m <= newtonLimit && fp.set.model == Disc
 	subspace := true
 	for round := 0; fp.work.Sweeps < tg.maxSweeps && fp.passes() < tg.maxPasses; round++ {
+		if dense && fp.work.Sweeps >= newtonAfterSweeps {
+			return fp.newtonPhase(f, tg)
+		}
 		n := 2
 		switch {
 		case round == 0:
@@ -123,23 +130,83 @@ func (fp *frictionProjection) project(op *operator, alpha, f, v []float64, tg fr
 			subspace = false
 			n = tg.maxSweeps
 		}
-		for i := 0; i < n && fp.work.Sweeps < tg.maxSweeps && fp.passes() < tg.maxPasses; i++ {
-			fp.work.Sweeps++
-			if fp.sweep(f, tg.tol) <= tg.tol {
-				return fp.work, false
-			}
-			if tg.gap > 0 && fp.work.Sweeps%gapEvery == 1 && fp.gapMet(f, tg.gap) {
-				return fp.work, false
-			}
-			if !tg.deadline.IsZero() && time.Now().After(tg.deadline) {
-				return fp.work, true
-			}
+		if dense {
+			n = min(n, newtonAfterSweeps-fp.work.Sweeps)
+		}
+		if done, cut := fp.sweeps(n, f, tg); done {
+			return fp.work, cut
 		}
 		if subspace && !fp.subspaceStep(f, tg.tol) {
 			subspace = false
 		}
 	}
 	return fp.work, false
+}
+
+// newtonPhase ends project on a small island with disc friction whose sweeps and subspace solves
+// have not met the target within newtonAfterSweeps sweeps: dense Newton steps follow
+// (friction_newton.go), checked by a sweep after every second full step. A Newton step that
+// cannot lower the objective counts as a failure; after newtonFailures of them, or newtonSteps
+// steps, the sweeps go on alone.
+func (fp *frictionProjection) newtonPhase(f []float64, tg frictionTarget) (frictionWork, bool) {
+	failures, full := 0, 0
+	for steps := 0; steps < newtonSteps(fp.op.m) && failures < newtonFailures && fp.work.Sweeps < tg.maxSweeps && fp.passes() < tg.maxPasses; steps++ {
+		if fp.pastDeadline() {
+			return fp.work, true
+		}
+		switch fp.newtonStep(f) {
+		case newtonFailed:
+			failures++
+			full = 0
+		case newtonShort:
+			// A contact reached its rim or the step was halved: the classification changes, and
+			// Newton goes on from there before sweeps are spent.
+			full = 0
+			continue
+		case newtonFull:
+			// Newton converges quadratically once the classification holds: a second full step
+			// takes the answer from the tolerance to rounding, as the sweeps' own fixed point.
+			if full++; full < 2 {
+				continue
+			}
+		}
+		if done, cut := fp.sweeps(1, f, tg); done {
+			return fp.work, cut
+		}
+		if tg.gap > 0 && fp.gapMet(f, tg.gap*denseGap) {
+			return fp.work, false
+		}
+	}
+	_, cut := fp.sweeps(tg.maxSweeps, f, tg)
+	return fp.work, cut
+}
+
+// newtonFailures is how many Newton steps of one projection may fail to lower its objective
+// before the projection goes on with sweeps alone.
+const newtonFailures = 3
+
+// newtonSteps bounds the Newton steps of one projection on m contacts: each short step puts a
+// contact on its rim, so identifying the sliding set takes up to about m of them, and a few full
+// steps finish.
+func newtonSteps(m int) int { return 2*m + 16 }
+
+// sweeps runs up to n block Gauss–Seidel sweeps within tg's work bounds. It reports done when the
+// target is met (the sweep tolerance or the dissipation gap) or the deadline has passed, and cut
+// for the latter.
+func (fp *frictionProjection) sweeps(n int, f []float64, tg frictionTarget) (done, cut bool) {
+	for i := 0; i < n && fp.work.Sweeps < tg.maxSweeps && fp.passes() < tg.maxPasses; i++ {
+		fp.work.Sweeps++
+		if fp.sweep(f, tg.tol) <= tg.tol {
+			return true, false
+		}
+		if tg.gap > 0 && fp.work.Sweeps%gapEvery == 1 && fp.gapMet(f, tg.gap) {
+			return true, false
+		}
+		if !tg.deadline.IsZero() && time.Now().After(tg.deadline) {
+			return true, true
+		}
+	}
+	return false, false
 }
 
 // passes is the work done so far: sweeps plus CG iterations.

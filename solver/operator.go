@@ -32,6 +32,8 @@ type operator struct {
 	// blocks are the Delassus matrix's off-diagonal 3×3 blocks, gathered on demand by the
 	// incomplete Cholesky factors and kept for the rest of the solve.
 	blocks delassusCoupling
+	// dense is the whole Delassus matrix of a small island, built on demand (dense_delassus.go).
+	dense smallDelassus
 }
 
 type sideRef struct {
@@ -43,6 +45,7 @@ func (o *operator) compile(p *Problem) {
 	m := len(p.contacts)
 	o.m, o.ndof = m, p.ndof
 	o.blocks.invalidate()
+	o.dense.invalidate()
 	o.sides = growRefs(o.sides, 2*m)
 	o.rows = p.rows
 	o.w = growF(o.w, len(p.rows))
