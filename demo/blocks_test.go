@@ -109,22 +109,29 @@ func TestFindBlocks(t *testing.T) {
 	}
 }
 
-// TestRayDeformables: a ray straight down onto an unturned block at rest meets its top face, half
-// its side above its centre; one beside it, or one that stops short, meets nothing.
-func TestRayDeformables(t *testing.T) {
+// TestAimSeesDeformables: a throw aimed straight down onto an unturned block at rest aims at its
+// top face, half its side above its centre; one beside it aims at the box under it; one aimed
+// sideways through the block's middle aims at its face at x = −0.2.
+func TestAimSeesDeformables(t *testing.T) {
 	w, _ := jellyWorld(t, mgl64.Vec3{0, 0, 1}, mgl64.Vec3{0, 0, 0.3}, mgl64.Vec3{0.35, 0.35, 0.3})
+	sim, ok := physics.SimulationOf(w)
+	if !ok {
+		t.Fatal("no simulation")
+	}
 	down := mgl64.Vec3{0, 0, -1}
-	if d, ok := rayDeformables(w, mgl64.Vec3{0.05, -0.13, 5}, down, 30); !ok || math.Abs(d-(5-1.2)) > 1e-9 {
-		t.Errorf("a ray down onto the block: hit %v at %.12f, want 3.8", ok, d)
-	}
-	if d, ok := rayDeformables(w, mgl64.Vec3{0.3, 0, 5}, down, 30); ok {
-		t.Errorf("a ray beside the block hit it at %v", d)
-	}
-	if d, ok := rayDeformables(w, mgl64.Vec3{0, 0, 5}, down, 3.7); ok {
-		t.Errorf("a ray 3.7 m long hit the block 3.8 m away, at %v", d)
-	}
-	// Sideways, through the block's middle: its face at x = −0.2.
-	if d, ok := rayDeformables(w, mgl64.Vec3{-3, 0.01, 1.02}, mgl64.Vec3{1, 0, 0}, 30); !ok || math.Abs(d-2.8) > 1e-9 {
-		t.Errorf("a ray along x through the block: hit %v at %.12f, want 2.8", ok, d)
+	for _, c := range []struct {
+		origin, dir, want mgl64.Vec3
+	}{
+		{mgl64.Vec3{0.05, -0.13, 5}, down, mgl64.Vec3{0.05, -0.13, 1.2}}, // the block's top face
+		{mgl64.Vec3{0.3, 0, 5}, down, mgl64.Vec3{0.3, 0, 0.6}},           // beside it: the box's top
+		{mgl64.Vec3{-3, 0.01, 1.02}, mgl64.Vec3{1, 0, 0}, mgl64.Vec3{-0.2, 0.01, 1.02}},
+	} {
+		got, err := aimPoint(sim, c.origin, c.dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got.Sub(c.want).Len() > 1e-9 {
+			t.Errorf("aimed from %v along %v: %v, want %v", c.origin, c.dir, got, c.want)
+		}
 	}
 }

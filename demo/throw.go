@@ -52,18 +52,12 @@ func throwSpeed(held float64) float64 {
 const maxAimDistance = 30
 
 // aimPoint returns where a throw along the ray (origin, unit dir) aims: the first collider or
-// deformable body (rayDeformables) the ray hits in w, or the point maxAimDistance along it.
-func aimPoint(w *ecs.World, sim *physics.Simulation, origin, dir mgl64.Vec3) (mgl64.Vec3, error) {
+// deformable body's surface the ray hits (the simulation's ray cast sees both), or the point
+// maxAimDistance along it.
+func aimPoint(sim *physics.Simulation, origin, dir mgl64.Vec3) (mgl64.Vec3, error) {
 	hit, ok, err := sim.CastRay(origin, dir, maxAimDistance, physics.QueryFilter{})
 	if err != nil {
 		return mgl64.Vec3{}, err
-	}
-	reach := float64(maxAimDistance)
-	if ok {
-		reach = hit.Distance
-	}
-	if t, ok := rayDeformables(w, origin, dir, reach); ok {
-		return origin.Add(dir.Mul(t)), nil
 	}
 	if ok {
 		return hit.Point, nil
@@ -111,7 +105,7 @@ func throwProjectile(w *ecs.World, p projectile, origin, velocity mgl64.Vec3) (e
 // throwAlong throws p from origin at speed towards what the ray (origin, unit dir) aims at
 // (aimPoint), along the ballistic arc launchVelocity gives.
 func throwAlong(w *ecs.World, sim *physics.Simulation, p projectile, origin, dir mgl64.Vec3, speed float64) (ecs.Entity, error) {
-	v, err := throwVelocity(w, sim, origin, dir, speed)
+	v, err := throwVelocity(sim, origin, dir, speed)
 	if err != nil {
 		return ecs.Entity{}, err
 	}
@@ -119,9 +113,9 @@ func throwAlong(w *ecs.World, sim *physics.Simulation, p projectile, origin, dir
 }
 
 // throwVelocity returns the launch velocity of a throw from origin at speed towards what the ray
-// (origin, unit dir) aims at in w (aimPoint).
-func throwVelocity(w *ecs.World, sim *physics.Simulation, origin, dir mgl64.Vec3, speed float64) (mgl64.Vec3, error) {
-	target, err := aimPoint(w, sim, origin, dir)
+// (origin, unit dir) aims at (aimPoint).
+func throwVelocity(sim *physics.Simulation, origin, dir mgl64.Vec3, speed float64) (mgl64.Vec3, error) {
+	target, err := aimPoint(sim, origin, dir)
 	if err != nil {
 		return mgl64.Vec3{}, err
 	}
@@ -147,7 +141,7 @@ func dropWeight(w *ecs.World, sim *physics.Simulation, origin, dir mgl64.Vec3) (
 
 // weightPosition returns where dropWeight lets the weight go in w.
 func weightPosition(w *ecs.World, sim *physics.Simulation, origin, dir mgl64.Vec3) (mgl64.Vec3, error) {
-	target, err := aimPoint(w, sim, origin, dir)
+	target, err := aimPoint(sim, origin, dir)
 	if err != nil {
 		return mgl64.Vec3{}, err
 	}

@@ -93,7 +93,7 @@ func TestThrowKnocksThePyramid(t *testing.T) {
 		if throw {
 			sim, _ := physics.SimulationOf(app.World)
 			eye := centre.Add(mgl64.Vec3{6, -8, 3})
-			target, err := aimPoint(app.World, sim, eye, centre.Sub(eye).Normalize())
+			target, err := aimPoint(sim, eye, centre.Sub(eye).Normalize())
 			if err != nil {
 				t.Fatal(err)
 			}

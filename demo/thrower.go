@@ -93,7 +93,7 @@ func (g *game) throwAt(x, y float32, held float64, w, h int) error {
 		p = weight
 		at, err = weightPosition(g.sim.World, sim, origin, dir)
 	} else {
-		v, err = throwVelocity(g.sim.World, sim, origin, dir, throwSpeed(held))
+		v, err = throwVelocity(sim, origin, dir, throwSpeed(held))
 	}
 	if err != nil {
 		return err
