@@ -79,8 +79,10 @@ func (fn *frictionNewton) resize(op *operator) {
 }
 
 // newtonStep takes one projected Newton step of the friction projection from f (feasible, with
-// fp.v consistent), keeping fp.v consistent. It reports whether the step lowered the objective;
-// when it did not, f and fp.v are unchanged. Disc friction only.
+// fp.v consistent), keeping f feasible and fp.v consistent. It reports how the step ended: the
+// full step taken, a shorter one (a contact reached its rim, a turn was bounded, or the step was
+// halved), or none that lowered the objective, and then f and fp.v are unchanged. Disc friction
+// only.
 func (fp *frictionProjection) newtonStep(f []float64) newtonResult {
 	op, fn := fp.op, &fp.newton
 	m, n2, n3 := op.m, 2*op.m, 3*op.m
