@@ -42,8 +42,15 @@ type faceHit struct {
 }
 
 // faceContact tests sample p against surface triangle face of model b at its start-of-step
-// position: a contact when p is within look of the triangle's plane on its outer side and at most
-// depth behind it, and its projection on the plane is within look of the triangle.
+// position: a contact when p is in front of the triangle's plane by at most look with its
+// projection on the plane within look of the triangle, or behind the plane by at most depth and
+// either within look of the triangle or inside its prism (its projection in the triangle, to
+// prismSlack). Behind the plane the projection's distance from the triangle is no test: a sample
+// above a face, more than look in front of it, is behind the plane of a side face that meets the
+// first at an edge sharper than a right angle (a soft block bulging), and its projection there
+// can fall less than look beyond the side's top edge although the sample is outside the body and
+// farther than look from both faces. The prisms of the triangles at a convex edge overlap behind
+// the surface, so a sample pressed in is still inside one of them.
 func faceContact(p mgl64.Vec3, b *deformableModel, face int32, look, depth float64) (faceHit, bool) {
 	t := b.triangles[face]
 	x0, x1, x2 := b.samples[t[0]], b.samples[t[1]], b.samples[t[2]]
@@ -59,11 +66,17 @@ func faceContact(p mgl64.Vec3, b *deformableModel, face int32, look, depth float
 	}
 	w := closestOnTriangle(p, x0, x1, x2)
 	q := x0.Mul(w[0]).Add(x1.Mul(w[1])).Add(x2.Mul(w[2]))
-	if p.Sub(n.Mul(d)).Sub(q).Len() > look {
+	lateral, distance := p.Sub(n.Mul(d)).Sub(q).Len(), p.Sub(q).Len()
+	if lateral > look || (d < 0 && distance > look && lateral > prismSlack) {
 		return faceHit{}, false
 	}
-	return faceHit{face: face, bary: w, normal: n, gap: d, distance: p.Sub(q).Len()}, true
+	return faceHit{face: face, bary: w, normal: n, gap: d, distance: distance}, true
 }
+
+// prismSlack, m, is how far outside a triangle the projection of a sample behind its plane may
+// fall and still count as inside its prism: rounding, for a sample on the edge two triangles
+// share.
+const prismSlack = 1e-9
 
 // closestOnTriangle returns the barycentric weights of the point of triangle (a, b, c) nearest p,
 // by p's Voronoi region (Ericson, Real-Time Collision Detection §5.1.5).

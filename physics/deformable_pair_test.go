@@ -432,3 +432,40 @@ func TestDeformablePairWarmStartsByBodyAndSample(t *testing.T) {
 		t.Fatalf("%d of %d contacts between the blocks carried a warm start", carried, total)
 	}
 }
+
+// TestFaceContactBehindSharpEdge: a sample hovering above a block's top face, farther than the
+// look-ahead from it, is behind the plane of a side face that meets the top at an edge sharper
+// than a right angle (as a soft block bulging under load does), and its projection on that plane
+// falls less than the look-ahead beyond the side's top edge. It is outside the body and farther
+// than the look-ahead from both faces, so it is no contact of the side triangle; a sample pressed
+// in within the side's prism, and one in front of the side within the look-ahead, still are.
+func TestFaceContactBehindSharpEdge(t *testing.T) {
+	const look, depth = 0.02, 0.067
+	// The side triangle lies in the plane x = 0 (outward normal +x) below its top edge z = 0; the
+	// top face (not needed here) falls 5° below horizontal inwards from the edge, x < 0, so the edge
+	// is 85°: the top face's plane is z = x·tan 5°.
+	side := &deformableModel{
+		samples:   []mgl64.Vec3{{0, -0.2, -0.3}, {0, 0.2, -0.3}, {0, 0, 0}},
+		triangles: [][3]int32{{0, 1, 2}},
+	}
+	if n := side.samples[1].Sub(side.samples[0]).Cross(side.samples[2].Sub(side.samples[0])); n[0] <= 0 {
+		t.Fatalf("test triangle's normal %v does not point along +x", n)
+	}
+	tilt := math.Tan(5 * math.Pi / 180)
+	// 5.1 cm behind the side's plane, 2.4 cm above the top face's plane.
+	hover := mgl64.Vec3{-0.051, 0, -0.051*tilt + 0.024}
+	if above := (hover[2] - hover[0]*tilt) * math.Cos(5*math.Pi/180); above <= look {
+		t.Fatalf("setup: the sample is %.3g m above the top face, want more than the look-ahead", above)
+	}
+	if hit, ok := faceContact(hover, side, 0, look, depth); ok {
+		t.Errorf("a sample outside the body, above its top face, is a contact of the side face: gap %.4g m", hit.gap)
+	}
+	pressed := mgl64.Vec3{-0.03, 0.05, -0.1}
+	if hit, ok := faceContact(pressed, side, 0, look, depth); !ok || math.Abs(hit.gap+0.03) > 1e-12 {
+		t.Errorf("a sample 3 cm inside the side's prism: contact %v, gap %.4g, want a contact at gap -0.03", ok, hit.gap)
+	}
+	near := mgl64.Vec3{0.01, 0, 0.015}
+	if hit, ok := faceContact(near, side, 0, look, depth); !ok || math.Abs(hit.gap-0.01) > 1e-12 {
+		t.Errorf("a sample 1 cm in front of the side, 1.5 cm above its edge: contact %v, gap %.4g, want a contact at gap 0.01", ok, hit.gap)
+	}
+}
