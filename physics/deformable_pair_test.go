@@ -8,7 +8,6 @@ import (
 	"github.com/go-gl/mathgl/mgl64"
 	"github.com/stagger-physics/stagger/deform"
 	"github.com/stagger-physics/stagger/ecs"
-	"github.com/stagger-physics/stagger/solver"
 )
 
 // segmentDistance is the distance from p to the segment ab.
@@ -283,43 +282,9 @@ func TestDeformableBlockBendsHeldBeam(t *testing.T) {
 // the solver's independent checker: the contact projection's KKT conditions (eq. 25) to 1e-9 m/s
 // and the friction projection's (eq. 24) to 1e-6 m/s.
 func TestDeformablePairIslandPassesKKTCheck(t *testing.T) {
-	cfg := DefaultConfig()
-	cfg.Workers = 1
-	cfg.Solver = solver.Options{Method: solver.MethodSP, Friction: solver.Disc, Epsilon: 1e-20, MaxIters: 300, FrictionTol: 1e-13}
+	cfg := tightKKTConfig()
 	app, _ := blockStack(t, cfg)
-	spec := solver.CheckSpec{Friction: cfg.Solver.Friction, Tangents: cfg.Solver.Tangents}
-	checked := 0
-	var failure string
-	worstC, worstF := 0.0, 0.0
-	testSolvedHook = func(p *solver.Problem, r *solver.Result) {
-		deformables := 0
-		for b := 0; b < p.NumBlocks(); b++ {
-			if p.BlockAt(b).Size != rigidDoFs {
-				deformables++
-			}
-		}
-		if deformables < 2 || p.NumContacts() == 0 || !r.Stats.Converged {
-			return
-		}
-		checked++
-		rep := solver.CheckContact(p, r.Alpha, r.Friction, r.Qdot)
-		if worstC = max(worstC, rep.Worst); rep.Worst > 1e-9 && failure == "" {
-			failure = "contact: " + rep.String()
-		}
-		rep = solver.CheckFriction(p, spec, r.Alpha, r.Friction, r.Qdot)
-		if worstF = max(worstF, rep.Worst); rep.Worst > 1e-6 && failure == "" {
-			failure = "friction: " + rep.String()
-		}
-	}
-	defer func() { testSolvedHook = nil }()
-	stepFor(t, app, 100)
-	if failure != "" {
-		t.Fatal(failure)
-	}
-	if checked < 80 {
-		t.Fatalf("only %d converged islands of two deformables checked", checked)
-	}
-	t.Logf("%d islands: worst contact KKT %.3g m/s, friction %.3g m/s", checked, worstC, worstF)
+	checkIslandsKKT(t, app, cfg, 100, 2, 80)
 }
 
 // deformablesHash hashes the deformables' states, bit for bit.
