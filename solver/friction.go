@@ -110,7 +110,7 @@ const gapEvery = 4
 // sweep leaves f feasible, so a projection stopped by a work bound still returns an iterate. On
 // return v = q̇ᴾ + M⁻¹(Nα + f). It returns the work done and whether the deadline stopped it
 // before the target was met. On a small island with disc friction, sweeps that have not met the
-// target within newtonAfterSweeps give way to dense Newton steps (newtonPhase).
+// target within newtonAfter(m) give way to dense Newton steps (newtonPhase).
 func (fp *frictionProjection) project(op *operator, alpha, f, v []float64, tg frictionTarget) (frictionWork, bool) {
 	fp.bind(op, alpha, v, tg.deadline)
 	fp.maxPasses = tg.maxPasses
@@ -119,7 +119,7 @@ func (fp *frictionProjection) project(op *operator, alpha, f, v []float64, tg fr
 	dense := op.m <= newtonLimit && fp.set.model == Disc
 	subspace := true
 	for round := 0; fp.work.Sweeps < tg.maxSweeps && fp.passes() < tg.maxPasses; round++ {
-		if dense && fp.work.Sweeps >= newtonAfterSweeps {
+		if dense && fp.work.Sweeps >= newtonAfter(op.m) {
 			return fp.newtonPhase(f, tg)
 		}
 		n := 2
@@ -131,7 +131,7 @@ func (fp *frictionProjection) project(op *operator, alpha, f, v []float64, tg fr
 			n = tg.maxSweeps
 		}
 		if dense {
-			n = min(n, newtonAfterSweeps-fp.work.Sweeps)
+			n = min(n, newtonAfter(op.m)-fp.work.Sweeps)
 		}
 		if done, cut := fp.sweeps(n, f, tg); done {
 			return fp.work, cut
@@ -144,7 +144,7 @@ func (fp *frictionProjection) project(op *operator, alpha, f, v []float64, tg fr
 }
 
 // newtonPhase ends project on a small island with disc friction whose sweeps and subspace solves
-// have not met the target within newtonAfterSweeps sweeps: dense Newton steps follow
+// have not met the target within newtonAfter(m) sweeps: dense Newton steps follow
 // (friction_newton.go), checked by a sweep after every second full step. A Newton step that
 // cannot lower the objective counts as a failure; after newtonFailures of them, or newtonSteps
 // steps, the sweeps go on alone.

@@ -23,12 +23,13 @@ import "math"
 // between them correct the classification.
 
 // newtonLimit is the largest island, in contacts, whose friction projection takes Newton steps:
-// beyond it a step's factorisation (up to (2·32)³/6 flops) outweighs the sweeps it saves on the
+// beyond it a step's factorisation (up to (2·64)³/6 flops) outweighs the sweeps it saves on the
 // islands measured (docs/architecture.md, The two projections).
-const newtonLimit = 32
+const newtonLimit = 64
 
-// newtonAfterSweeps is how many sweeps a projection runs before its first Newton step: most
-// projections of a warm-started solve end within a few sweeps, and a Newton step costs tens.
+// newtonAfterSweeps is how many sweeps a projection on an island of up to 32 contacts runs before
+// its first Newton step: most projections of a warm-started solve end within a few sweeps, and a
+// Newton step costs tens.
 const newtonAfterSweeps = 24
 
 // maxTurn bounds the angle, in radians, by which a Newton step turns a sliding contact's impulse
@@ -274,3 +275,10 @@ const denseGap = 1e-8
 // relative to the largest diagonal entry, belong to directions that only rounding keeps
 // independent (redundant contacts).
 const newtonRank = 1e-13
+
+// newtonAfter is how many sweeps a projection on an island of m contacts runs before its first
+// Newton step: newtonAfterSweeps up to 32 contacts, and beyond in proportion to m², since a step's
+// factorisation grows as m³ and a sweep as m.
+func newtonAfter(m int) int {
+	return max(newtonAfterSweeps, newtonAfterSweeps*m*m/(32*32))
+}

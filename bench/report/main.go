@@ -475,12 +475,15 @@ const tried = `## What we tried
   without a diagonal shift or a null-direction stop, made the 100-body pile 1.7–5× slower per step
   (steps along redundant sticking contacts' near-null directions are rejected); not kept. The
   dense version that is kept (solver/friction_newton.go) factors the Delassus matrix with pivoting
-  and runs only on islands of at most 32 contacts after 24 sweeps: on replayed islands the pile's
-  work is unchanged (27.9M → 27.8M contact updates) and the first jelly scene's fell 96M → 10M.
-  Starting it after 8 sweeps, or on islands of up to 64 or 128 contacts, made the replayed pile
-  up to 1.5× slower; up to 64 also cut the stacked jelly's replay 3× more, but then a stacked
-  soft pair gained 1e-5 J in a step within ε = 1e-4 (the loop's tolerance, not a wrong answer:
-  with ε = 1e-6 no step gains), so the limit is 32.
+  and runs on islands of up to 64 contacts, after 24 sweeps up to 32 contacts and after
+  24·(m/32)² beyond: on replayed islands the pile's CPU is unchanged, the first jelly scene's work
+  fell 96M → 10M contact updates and the stacked jelly's CPU 12.3 s → 4.4–5.0 s. Starting it
+  after 8 sweeps, after 24 sweeps on islands of 33–64 contacts, or on islands of up to 128 made
+  the replayed pile 15–50 % slower.
+- Joint sticking solve, rounds that only scale sliding friction onto its shrinking sets (the
+  rows unchanged): skipping their re-solve cut the replayed pile's joint work 60 %, but an arch
+  that should stand then moved 0.1 mm and gained 0.16 J in a step; not kept. Replaying the last
+  fresh solve's search directions first is kept: joint work −14 % on the replayed pile.
 - Joint sticking solve on small islands solved directly (the free rows' block of the dense
   Delassus matrix by pivoted Cholesky): 8× less joint work on the replayed jelly islands, the
   same CPU time, and the replayed pile 10 % slower; not kept.
