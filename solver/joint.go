@@ -49,12 +49,6 @@ type jointSolve struct {
 	r, z, p, q []float64 // 3m: a 3-vector per contact
 	u          []float64 // ndof
 	mask       []int8
-	// dirP, dirQ and dirPQ keep the first search directions p_i of the last solve of the rows
-	// that started afresh, with q_i = A p_i and p_iᵀq_i (nDirs of them, 3m values each), for
-	// the next solve of the same rows (recycle).
-	dirP, dirQ []float64
-	dirPQ      []float64
-	nDirs      int
 }
 
 // resize sizes the workspace for op.
@@ -67,9 +61,6 @@ func (js *jointSolve) resize(op *operator) {
 	js.p = growF(js.p, 3*m)
 	js.q = growF(js.q, 3*m)
 	js.u = growF(js.u, op.ndof)
-	js.dirP = growF(js.dirP, jointRecycled*3*m)
-	js.dirQ = growF(js.dirQ, jointRecycled*3*m)
-	js.dirPQ = growF(js.dirPQ, jointRecycled)
 	if cap(js.mask) < m {
 		js.mask = make([]int8, m)
 	}
@@ -116,16 +107,13 @@ func (js *jointSolve) build(alpha, f, x []float64) bool {
 	v := js.v
 	op.velocity(ja, jf, v)
 	tol := js.relTol * op.scale
-	recycle := false
 	for round := 0; round < jointRounds; round++ {
-		if !js.solveRows(recycle) {
+		if !js.solveRows() {
 			return false // the rows are inconsistent or too ill-conditioned: no candidate
 		}
-		changed, remasked := js.correctSets(tol)
-		if !changed {
+		if !js.correctSets(tol) {
 			break
 		}
-		recycle = !remasked
 	}
 	if !js.feasible(tol) {
 		return false
@@ -149,26 +137,26 @@ func rowsCoupled(g []float64) bool {
 }
 
 // correctSets makes the active-set corrections after a solve of the rows and reports whether any
-// was needed, and whether one changed which rows are solved (rather than only scaling a sliding
-// contact's held friction onto its shrunken set, which changes only the right-hand side): the joint system is singular for redundant contacts, so CG returns one particular
+// was needed: the joint system is singular for redundant contacts, so CG returns one particular
 // solution; negative impulses are released, friction that left its set slides on the boundary,
 // and released contacts that penetrate are re-admitted.
-func (js *jointSolve) correctSets(tol float64) (changed, remasked bool) {
+func (js *jointSolve) correctSets(tol float64) bool {
 	op, v := js.op, js.v
 	ja, jf, mask := js.alpha, js.f, js.mask
+	changed := false
 	for k := 0; k < op.m; k++ {
 		switch {
 		case mask[k] == jointReleased:
 			if op.g[6*k] > 0 && op.rowDot(k, 0, v)+op.bEff[k] < -tol {
 				mask[k] = jointNormal
-				changed, remasked = true, true
+				changed = true
 			}
 		case ja[k] < 0:
 			op.addW(k, 0, -ja[k], v)
 			op.addWT(k, -jf[2*k], -jf[2*k+1], v)
 			ja[k], jf[2*k], jf[2*k+1] = 0, 0, 0
 			mask[k] = jointReleased
-			changed, remasked = true, true
+			changed = true
 		default:
 			rad := op.mu[k] * ja[k]
 			if gg := js.set.gauge(jf[2*k], jf[2*k+1]); gg > rad {
@@ -181,13 +169,12 @@ func (js *jointSolve) correctSets(tol float64) (changed, remasked bool) {
 				jf[2*k], jf[2*k+1] = n1, n2
 				if mask[k] == jointSticking {
 					mask[k] = jointNormal
-					remasked = true
 				}
 				changed = true
 			}
 		}
 	}
-	return changed, remasked
+	return changed
 }
 
 // feasible reports whether the candidate is feasible — α ≥ 0 (to rounding), sticking friction
@@ -247,18 +234,11 @@ func jointPrecond(op *operator, k int, mask int8, r, z []float64) {
 // solveRows runs block-preconditioned CG on the free rows of the candidate, keeping
 // v = q̇ᴾ + M⁻¹(N α + D f) at the candidate, until the residual is a tenth of the contact
 // tolerance, the iteration bound, or divergence (jointDiverged). It reports whether every free
-// row's residual reached the contact tolerance. With recycle (the same rows as the last solve, only
-// the right-hand side changed) it first corrects the candidate within that solve's search
-// directions (replay); otherwise it keeps this solve's first directions for the next.
-func (js *jointSolve) solveRows(recycle bool) bool {
+// row's residual reached the contact tolerance.
+func (js *jointSolve) solveRows() bool {
 	op := js.op
 	m := op.m
 	ja, jf, mask, v := js.alpha, js.f, js.mask, js.v
-	if recycle {
-		js.replay()
-	} else {
-		js.nDirs = 0
-	}
 	free := 0
 	for k := 0; k < op.m; k++ {
 		if mask[k] != 0 {
@@ -312,13 +292,6 @@ func (js *jointSolve) solveRows(recycle bool) bool {
 		if !(pq > 0) || !(rz > 0) {
 			break
 		}
-		if !recycle && js.nDirs < jointRecycled {
-			n := 3 * m
-			copy(js.dirP[js.nDirs*n:(js.nDirs+1)*n], p[:n])
-			copy(js.dirQ[js.nDirs*n:(js.nDirs+1)*n], q[:n])
-			js.dirPQ[js.nDirs] = pq
-			js.nDirs++
-		}
 		a := rz / pq
 		rzNew := 0.0
 		rmax = 0
@@ -349,62 +322,4 @@ func (js *jointSolve) solveRows(recycle bool) bool {
 		}
 	}
 	return rmax <= tol
-}
-
-// jointRecycled is how many of a solve's search directions the joint solve keeps for the next
-// solve of the same rows; jointReplayCost is how many replayed directions count as one CG
-// iteration of work (a replayed direction costs two dot products over the rows, an iteration two
-// passes over every contact's Jacobian).
-const (
-	jointRecycled   = 96
-	jointReplayCost = 8
-)
-
-// replay corrects the candidate by the kept search directions of the last solve of the same rows,
-// one after another: the directions are A-conjugate, so this is that solve's Krylov space applied
-// to the new residual, and after a round that only scaled sliding friction onto its sets it
-// leaves CG a few iterations where a fresh start takes as many as the first solve. It leaves v at
-// the corrected candidate.
-func (js *jointSolve) replay() {
-	op := js.op
-	m := op.m
-	n := 3 * m
-	ja, jf, mask, v, r := js.alpha, js.f, js.mask, js.v, js.r
-	for k := 0; k < m; k++ {
-		if mask[k] == jointReleased {
-			r[3*k], r[3*k+1], r[3*k+2] = 0, 0, 0
-			continue
-		}
-		r[3*k] = -(op.rowDot(k, 0, v) + op.bEff[k])
-		r[3*k+1], r[3*k+2] = 0, 0
-		if mask[k] == jointSticking {
-			s1, s2 := op.slip(k, v)
-			r[3*k+1], r[3*k+2] = -s1, -s2
-		}
-	}
-	for i := 0; i < js.nDirs; i++ {
-		p, q := js.dirP[i*n:(i+1)*n], js.dirQ[i*n:(i+1)*n]
-		pr := 0.0
-		for k := 0; k < m; k++ {
-			if mask[k] != jointReleased {
-				pr += p[3*k]*r[3*k] + p[3*k+1]*r[3*k+1] + p[3*k+2]*r[3*k+2]
-			}
-		}
-		a := pr / js.dirPQ[i]
-		for k := 0; k < m; k++ {
-			if mask[k] == jointReleased {
-				continue
-			}
-			ja[k] += a * p[3*k]
-			if mask[k] == jointSticking {
-				jf[2*k] += a * p[3*k+1]
-				jf[2*k+1] += a * p[3*k+2]
-			}
-			for j := 3 * k; j < 3*k+3; j++ {
-				r[j] -= a * q[j]
-			}
-		}
-	}
-	js.cg += (js.nDirs + jointReplayCost - 1) / jointReplayCost
-	op.velocity(ja, jf, v)
 }

@@ -481,9 +481,12 @@ const tried = `## What we tried
   after 8 sweeps, after 24 sweeps on islands of 33–64 contacts, or on islands of up to 128 made
   the replayed pile 15–50 % slower.
 - Joint sticking solve, rounds that only scale sliding friction onto its shrinking sets (the
-  rows unchanged): skipping their re-solve cut the replayed pile's joint work 60 %, but an arch
-  that should stand then moved 0.1 mm and gained 0.16 J in a step; not kept. Replaying the last
-  fresh solve's search directions first is kept: joint work −14 % on the replayed pile.
+  rows unchanged; most rounds on a moving pile): skipping their re-solve cut the replayed pile's
+  joint work 60 %, but an arch that should stand then moved 0.1 mm and gained 0.16 J in a step.
+  Starting those rounds from the last fresh solve's search directions cut the replayed pile's
+  joint work 14 %, but in the pipeline the impact scene did 15–106 % more work on each of five
+  seeds (the candidate's impulses among redundant contacts differ, and so do the next steps'
+  warm starts). Neither kept.
 - Joint sticking solve on small islands solved directly (the free rows' block of the dense
   Delassus matrix by pivoted Cholesky): 8× less joint work on the replayed jelly islands, the
   same CPU time, and the replayed pile 10 % slower; not kept.
