@@ -159,6 +159,7 @@ func runWindow(opts headless.Options, set map[string]bool, win windowOptions, st
 	a.Dispatch(window.OnCursor, &window.CursorEvent{Xpos: -1, Ypos: -1})
 	a.Gls().ClearColor(0.16, 0.17, 0.2, 1)
 	g.renderer = a.Gls().GetString(gls.RENDERER)
+	drawSingleSample(a.Gls(), g.renderer)
 	if err := g.reset(); err != nil {
 		return err
 	}
@@ -214,12 +215,20 @@ func runWindow(opts headless.Options, set map[string]bool, win windowOptions, st
 	return g.lastErr
 }
 
+// The stage's white lights: an ambient one and a sun, a directional light shining from
+// sunPosition (scene frame) towards the origin.
+var (
+	ambientIntensity float32 = 0.5
+	sunIntensity     float32 = 1.0
+	sunPosition              = math32.Vector3{X: 5, Y: 12, Z: 8}
+)
+
 // addStage adds what every view of a level shows besides its bodies to node: the lights and the
 // grid.
 func addStage(node *core.Node) {
-	node.Add(light.NewAmbient(&math32.Color{R: 1, G: 1, B: 1}, 0.5))
-	sun := light.NewDirectional(&math32.Color{R: 1, G: 1, B: 1}, 1.0)
-	sun.SetPosition(5, 12, 8)
+	node.Add(light.NewAmbient(&math32.Color{R: 1, G: 1, B: 1}, ambientIntensity))
+	sun := light.NewDirectional(&math32.Color{R: 1, G: 1, B: 1}, sunIntensity)
+	sun.SetPositionVec(&sunPosition)
 	node.Add(sun)
 	node.Add(helper.NewGrid(40, 1, &math32.Color{R: 0.45, G: 0.45, B: 0.5}))
 }

@@ -1,0 +1,15 @@
+//go:build !js
+
+package main
+
+import "github.com/g3n/engine/gls"
+
+// drawSingleSample turns multisampling off when renderer (the OpenGL RENDERER string) draws on
+// the CPU. g3n asks for an 8-sample window and enables GL_MULTISAMPLE; a software renderer then
+// rasterises and shades for every sample, which under llvmpipe on two cores was a quarter of a
+// frame. Edges alias, which a GPU's multisampling, left on, avoids.
+func drawSingleSample(gl *gls.GLS, renderer string) {
+	if softwareRenderer(renderer) {
+		gl.Disable(gls.MULTISAMPLE)
+	}
+}
