@@ -89,6 +89,7 @@ func (ce *contactEvents) emit(s *Simulation, out *ecs.Events[ContactEvent]) {
 			ce.cur = append(ce.cur, ev)
 		}
 	}
+	ce.cur = s.appendDeformableContactEvents(ce.cur)
 	slices.SortFunc(ce.cur, compareContactEvents)
 	// Merge with the previous step's sorted list.
 	i, j := 0, 0

@@ -70,6 +70,8 @@ func (se *sensorEvents) emit(s *Simulation, out *ecs.Events[SensorEvent]) {
 		}
 		se.cur = append(se.cur, ev)
 	}
+	// The deformables' overlaps, found with their contacts (collideDeformables).
+	se.cur = append(se.cur, s.deformCol.sensed...)
 	slices.SortFunc(se.cur, compareSensorEvents)
 	i, j := 0, 0
 	for i < len(se.prev) || j < len(se.cur) {
