@@ -130,9 +130,9 @@ func TestContactFilterSeesDeformables(t *testing.T) {
 	const steps = 60
 	run := func(keep bool, mask uint32) (calls int, z float64) {
 		app := newTestApp(t, 0.01, DefaultConfig())
-		blockE, block := spawnBlock(t, app.World, mgl64.Vec3{0, 0, blockHalf + 0.02}, 10)
+		blockE, _ := spawnBlock(t, app.World, mgl64.Vec3{0, 0, blockHalf + 0.02}, 10)
 		ground := spawnGroundEntity(t, app.World)
-		block, _ = ecs.Get[ReducedDeformable](app.World, blockE) // spawning may move components
+		block, _ := ecs.Get[ReducedDeformable](app.World, blockE) // spawning may move components
 		block.Mask = mask
 		if compareEntities(blockE, ground) >= 0 {
 			t.Fatal("the block's entity does not come before the ground's: the order check is void")
