@@ -68,9 +68,12 @@ type ReducedDeformable struct {
 	// Friction is the Coulomb coefficient μ ≥ 0 of the body's contacts.
 	Friction float64
 	// Layer is the set of layers (bits) the body belongs to, as Collider.Layer; 0 means
-	// DefaultLayer. The world queries see the body when it shares a bit with their
-	// QueryFilter.Mask. The body's contacts do not filter by layers yet: it meets every collider.
-	Layer uint32
+	// DefaultLayer. Mask is the set of layers it collides with (and is seen by sensors of), as
+	// Collider.Mask; 0 means AllLayers. The body meets a collider or another deformable only when
+	// each one's Layer shares a bit with the other's Mask (docs/architecture.md, Layers, sensors
+	// and filters); the world queries see it when its Layer shares a bit with their
+	// QueryFilter.Mask. The game may change both at any time; the next step uses the new values.
+	Layer, Mask uint32
 
 	// Sleeping reports that the body rests in a sleeping island, as RigidBody.Sleeping does
 	// (docs/architecture.md, Sleeping): its frame and modal velocities are zero, it keeps its
@@ -85,6 +88,25 @@ type ReducedDeformable struct {
 	written deformableFrame
 	// sleep is the simulation's record of the body's sleep (deformable_sleep.go).
 	sleepState deformableSleep
+}
+
+// layers returns the body's layer and mask with the zero values replaced by their meaning, as
+// Collider.layers does.
+func (d *ReducedDeformable) layers() (layer, mask uint32) {
+	layer, mask = d.Layer, d.Mask
+	if layer == 0 {
+		layer = DefaultLayer
+	}
+	if mask == 0 {
+		mask = AllLayers
+	}
+	return layer, mask
+}
+
+// layersMeet reports whether two bodies with these (layer, mask) pairs may meet: each one's layer
+// shares a bit with the other's mask.
+func layersMeet(layerA, maskA, layerB, maskB uint32) bool {
+	return layerA&maskB != 0 && layerB&maskA != 0
 }
 
 // deformableFrame is the frame part of a ReducedDeformable's state.

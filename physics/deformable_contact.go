@@ -43,6 +43,9 @@ type deformCollision struct {
 	fitted []bool
 	leaves [][2]int32
 	cands  []uint64
+	// sensed lists the step's overlaps of deformables with sensor colliders, for the sensor
+	// events (sensorEvents.emit).
+	sensed []SensorEvent
 }
 
 // visit collects a broad-phase entry the deformable's box overlaps.
@@ -58,12 +61,19 @@ func (dc *deformCollision) visit(id collide.ProxyID) bool {
 // meets the deformable's box — its samples' bounds fattened by the look-ahead — by the collider
 // shape's signed distance in the shape's frame; a sample within margin plus both bodies' sweeps is
 // a contact, with the shape's outward gradient as normal.
+//
+// A collider is tested only when its layers and the deformable's meet (ReducedDeformable.Layer and
+// Mask) and the contact filter, asked once per (deformable, collider) candidate in the loop's
+// fixed order, keeps the pair. A sensor collider gives no contact: the deformable overlaps it when
+// one of its samples lies in or on the sensor's shape (no look-ahead, as for rigid bodies), and
+// the overlap is recorded for the sensor events.
 func (s *Simulation) collideDeformables(margin float64) {
 	c := s.collision
 	dc := &s.deformCol
 	if dc.visitFn == nil {
 		dc.visitFn = dc.visit
 	}
+	dc.sensed = dc.sensed[:0]
 	nr := len(s.models)
 	for j, m := range s.deformModels {
 		m.prev, m.contacts = m.contacts, m.prev[:0]
@@ -83,15 +93,23 @@ func (s *Simulation) collideDeformables(margin float64) {
 		c.broad.Query(m.box, dc.visitFn)
 		slices.Sort(dc.ids)
 		friction := s.deformables[j].Friction
+		layer, mask := s.deformables[j].layers()
+		e := s.entities[mi]
 		old := 0
 		for _, id := range dc.ids {
 			rec := &c.proxies[id]
-			if !rec.alive || rec.seen != c.step {
+			if !rec.alive || rec.seen != c.step || !layersMeet(layer, mask, rec.layer, rec.mask) {
 				continue
 			}
 			cb := &c.bodies[rec.body]
+			if s.filter != nil && !callFilter(s.filter, cb.entity, e) {
+				continue
+			}
 			if cb.sensor {
-				continue // sensors report rigid colliders only, for now
+				if m.overlaps(cb) {
+					dc.sensed = append(dc.sensed, SensorEvent{Sensor: cb.entity, Other: e})
+				}
+				continue
 			}
 			look := margin + sweep + cb.sweep
 			mu := combineFriction(friction, cb.material[0])
@@ -127,6 +145,17 @@ func (s *Simulation) collideDeformables(margin float64) {
 		m.peers = len(m.contacts)
 	}
 	s.collideDeformablePairs(margin)
+}
+
+// overlaps reports whether one of the model's samples lies in or on the collider's shape (a signed
+// distance ≤ 0).
+func (m *deformableModel) overlaps(cb *collisionBody) bool {
+	for _, p := range m.samples {
+		if d, _ := cb.shape.SignedDistance(cb.pose.ApplyInverse(p)); d <= 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // deformLess orders deformable contacts by (proxy, sample).

@@ -124,7 +124,8 @@ func closestOnTriangle(p, a, b, c mgl64.Vec3) [3]float64 {
 // triangle's outward normal (from the other body to the sample, as a collider's is), and the
 // other body's side the triangle's nearest point, whose rows combine its vertices' Jacobians
 // (deformableModel.faceRows). The contacts are sorted by (other body, sample) in each model and
-// warm-started from last step's of the same key.
+// warm-started from last step's of the same key. A pair whose boxes meet is tested only when its
+// layers meet both ways and the contact filter keeps it.
 func (s *Simulation) collideDeformablePairs(margin float64) {
 	dm := s.deformModels
 	if len(dm) < 2 {
@@ -139,12 +140,21 @@ func (s *Simulation) collideDeformablePairs(margin float64) {
 		// then meets no other deformable.
 		dc.fitted[j] = m.tree.Refit(st.Position, st.Orientation, st.Z) == nil
 	}
+	nr := len(s.models)
 	for j := range dm {
 		if !dc.fitted[j] {
 			continue
 		}
+		layerJ, maskJ := s.deformables[j].layers()
 		for k := j + 1; k < len(dm); k++ {
 			if !dc.fitted[k] || !dm[j].box.Overlaps(dm[k].box) {
+				continue
+			}
+			// The layers, then the contact filter, as for a pair of colliders.
+			if layerK, maskK := s.deformables[k].layers(); !layersMeet(layerJ, maskJ, layerK, maskK) {
+				continue
+			}
+			if s.filter != nil && !callFilter(s.filter, s.entities[nr+j], s.entities[nr+k]) {
 				continue
 			}
 			look := margin + dm[j].sweep + dm[k].sweep
@@ -158,7 +168,6 @@ func (s *Simulation) collideDeformablePairs(margin float64) {
 			s.samplesOnFaces(k, j, true, look)
 		}
 	}
-	nr := len(s.models)
 	for j, m := range dm {
 		peers := m.contacts[m.peers:]
 		slices.SortFunc(peers, peerCompare)

@@ -34,9 +34,11 @@ func (p ContactPhase) String() string {
 }
 
 // ContactEvent is sent through ecs.Events[ContactEvent] after each fixed step for every pair of
-// entities that touches, or stopped touching, in that step (sensors send SensorEvents instead). A pair touches when one of its contact
-// points carries a normal impulse or lies within Config.RestingGap; speculative contacts that the
-// solve left open do not count. Events of a step come in a deterministic order, sorted by (A, B).
+// entities that touches, or stopped touching, in that step (sensors send SensorEvents instead):
+// rigid bodies and reduced deformables alike. A pair touches when one of its contact points
+// carries a normal impulse or lies within Config.RestingGap; speculative contacts that the solve
+// left open do not count. Two deformables make one pair, whose points are both bodies' surface
+// vertices touching the other. Events of a step come in a deterministic order, sorted by (A, B).
 type ContactEvent struct {
 	Phase ContactPhase
 	// A and B are the two entities, A's index below B's.
@@ -89,6 +91,7 @@ func (ce *contactEvents) emit(s *Simulation, out *ecs.Events[ContactEvent]) {
 			ce.cur = append(ce.cur, ev)
 		}
 	}
+	ce.cur = s.appendDeformableContactEvents(ce.cur)
 	slices.SortFunc(ce.cur, compareContactEvents)
 	// Merge with the previous step's sorted list.
 	i, j := 0, 0

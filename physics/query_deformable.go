@@ -65,10 +65,7 @@ func (q *queryState) refreshDeformable(e ecs.Entity, d *ReducedDeformable) {
 	r := &q.deform[q.deformCount]
 	q.deformCount++
 	r.entity, r.triangles, r.mesh, r.meshErr = e, m.triangles, nil, nil
-	r.layer = d.Layer
-	if r.layer == 0 {
-		r.layer = DefaultLayer
-	}
+	r.layer, _ = d.layers()
 	r.vertices = d.SurfaceVertices(r.vertices)
 	if d.frame() != d.written {
 		// The model still has the frame the last step wrote: carry the surface to the game's.

@@ -6,13 +6,13 @@ import (
 	"github.com/stagger-physics/stagger/ecs"
 )
 
-// SensorPhase says whether a collider started or stopped overlapping a sensor.
+// SensorPhase says whether a body started or stopped overlapping a sensor.
 type SensorPhase int
 
 const (
-	// SensorBegan: the collider overlaps the sensor this step and did not the step before.
+	// SensorBegan: the body overlaps the sensor this step and did not the step before.
 	SensorBegan SensorPhase = iota
-	// SensorEnded: the collider overlapped the sensor the step before and no longer does (or
+	// SensorEnded: the body overlapped the sensor the step before and no longer does (or
 	// one of the two was despawned, lost its collider, or was filtered out).
 	SensorEnded
 )
@@ -29,12 +29,14 @@ func (p SensorPhase) String() string {
 }
 
 // SensorEvent is sent through ecs.Events[SensorEvent] after each fixed step, after the step's
-// ContactEvents, when a collider starts or stops overlapping a sensor (a Collider with Sensor
-// set). Overlapping means the two shapes touch or interpenetrate (a gap <= 0 at the end of the
-// step's collision detection, which sees the poses at the start of the step); there is no
+// ContactEvents, when a collider or a reduced deformable starts or stops overlapping a sensor (a
+// Collider with Sensor set). Overlapping means the two shapes touch or interpenetrate (a gap <= 0
+// at the end of the step's collision detection, which sees the poses at the start of the step);
+// for a deformable, that one of its surface vertices lies in or on the sensor's shape. There is no
 // look-ahead, so a body fast enough to cross a thin sensor within one step is not seen.
 //
-// As for contacts, a pair is tested only when its layers agree (Collider.Layer and Mask), the
+// As for contacts, a pair is tested only when its layers agree (Collider.Layer and Mask,
+// ReducedDeformable.Layer and Mask), the
 // contact filter keeps it, and at least one of the two bodies is dynamic: a static or kinematic
 // sensor sees dynamic bodies. Two sensors never see each other. While both bodies of a pair are
 // still (static, asleep, or kinematic at rest), the pair keeps its state and sends nothing.
@@ -70,6 +72,8 @@ func (se *sensorEvents) emit(s *Simulation, out *ecs.Events[SensorEvent]) {
 		}
 		se.cur = append(se.cur, ev)
 	}
+	// The deformables' overlaps, found with their contacts (collideDeformables).
+	se.cur = append(se.cur, s.deformCol.sensed...)
 	slices.SortFunc(se.cur, compareSensorEvents)
 	i, j := 0, 0
 	for i < len(se.prev) || j < len(se.cur) {
