@@ -9,9 +9,9 @@ import "github.com/stagger-physics/stagger/ecs"
 // b are the two entities, a's index below b's.
 //
 // The step calls the filter once per candidate pair with a dynamic side, every step, in a fixed
-// order (the colliders' pairs, then each deformable's colliders, then the deformables' pairs), on the goroutine that calls Step and never concurrently. For the step to stay
-// deterministic the answer must depend only on its arguments and on state that does not change
-// during the step. The filter may read components; it must not add or remove entities or
+// order (the colliders' pairs, then each deformable's colliders, then the deformables' pairs), on
+// the goroutine that calls Step and never concurrently. For the step to stay deterministic the
+// answer must depend only on its arguments and on state that does not change during the step. The filter may read components; it must not add or remove entities or
 // components, nor call Step or a world query (which refuse to run then).
 type ContactFilter func(a, b ecs.Entity) bool
 

@@ -36,9 +36,8 @@ func (p SensorPhase) String() string {
 // look-ahead, so a body fast enough to cross a thin sensor within one step is not seen.
 //
 // As for contacts, a pair is tested only when its layers agree (Collider.Layer and Mask,
-// ReducedDeformable.Layer and Mask), the
-// contact filter keeps it, and at least one of the two bodies is dynamic: a static or kinematic
-// sensor sees dynamic bodies. Two sensors never see each other. While both bodies of a pair are
+// ReducedDeformable.Layer and Mask), the contact filter keeps it, and at least one of the two
+// bodies is dynamic: a static or kinematic sensor sees dynamic bodies. Two sensors never see each other. While both bodies of a pair are
 // still (static, asleep, or kinematic at rest), the pair keeps its state and sends nothing.
 //
 // A sensor takes no part in the solve, so bodies that pass through it move exactly as they would
