@@ -26,6 +26,8 @@ type Solver struct {
 	alpha, f, v []float64
 	// The staggered loop's map input x (2m) and its kept iterate.
 	x, alphaBest, fBest []float64
+	// alphaSettle and fSettle keep the answer settleFriction starts from.
+	alphaSettle, fSettle []float64
 	// warmAlpha: the problem supplied a nonzero warm normal impulse (last step's answer).
 	warmAlpha bool
 
@@ -163,6 +165,8 @@ func (s *Solver) prepare(p *Problem) {
 	s.alphaBest = growF(s.alphaBest, m)
 	s.f = growF(s.f, 2*m)
 	s.fBest = growF(s.fBest, 2*m)
+	s.alphaSettle = growF(s.alphaSettle, m)
+	s.fSettle = growF(s.fSettle, 2*m)
 	s.x = growF(s.x, 2*m)
 	s.contact.resize(&s.op)
 	s.friction.resize(&s.op)
