@@ -36,9 +36,17 @@ func (s *impactSounds) restart() {
 	s.loudest.forget()
 }
 
+// quietOpening is how long, in simulated seconds, a level opens without knocks: its first step
+// begins every contact it was built with, and its structure then settles into place (the jelly
+// level's blocks are dropped onto their boxes), which is no impact of the player's.
+const quietOpening = 1.0
+
+// openingQuiet reports whether a frame whose first step is step (0 for the scene's first) at the
+// fixed step dt falls in the level's quiet opening.
+func openingQuiet(step uint64, dt float64) bool { return float64(step)*dt < quietOpening }
+
 // frame reads the events of the frame's steps from w and starts the knocks. With quiet set (the
-// frame ran the scene's first step, whose contacts are where the scene was built touching, not
-// impacts) it only reads.
+// level's opening, openingQuiet) it only reads.
 func (s *impactSounds) frame(w *ecs.World, quiet bool) {
 	if s.voices == nil {
 		return

@@ -531,8 +531,7 @@ func (g *game) frame(dt time.Duration) {
 		if g.twin != nil && g.lastErr == nil {
 			g.lastErr = g.twin.step(dt.Seconds(), once, g.paused, g.simTime)
 		}
-		// The scene's first step begins every contact it was built with: no impact.
-		g.sound.frame(g.sim.World, before == 0)
+		g.sound.frame(g.sim.World, openingQuiet(before, g.opts.Dt))
 	}
 	if g.lastErr == nil && g.allFellThrough() {
 		g.lastErr = g.reset()
