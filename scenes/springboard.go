@@ -17,8 +17,8 @@ import (
 // through the thickness: coarse enough that a step stays cheap, fine enough that every crate
 // stands on a few dozen of the plank's surface samples (docs/architecture.md, Deformable bodies).
 const (
-	springboardLength    = 2.2  // the plank's whole length, m
-	springboardClamped   = 0.2  // the length held inside the post, m
+	springboardLength    = 2.2 // the plank's whole length, m
+	springboardClamped   = 0.2 // the length held inside the post, m
 	springboardFree      = springboardLength - springboardClamped
 	springboardWidth     = 0.6  // m
 	springboardThick     = 0.05 // m
