@@ -14,8 +14,8 @@ import (
 // The springboard scene's plank, the post that clamps its root and the crates on its free end.
 // The plank runs along x from inside the post; the vertices inside the post are held, so the
 // free length is springboardFree. Its cells are springboardCell long and wide, with two layers
-// through the thickness: coarse enough that a step stays cheap, fine enough that every crate
-// stands on a few dozen of the plank's surface samples (docs/architecture.md, Deformable bodies).
+// through the thickness: coarse enough that a step stays cheap, fine enough that the bottom crate
+// stands on sixteen of the plank's surface samples (docs/architecture.md, Deformable bodies).
 const (
 	springboardLength    = 2.2 // the plank's whole length, m
 	springboardClamped   = 0.2 // the length held inside the post, m
@@ -35,7 +35,7 @@ const (
 
 // springboardMaterial is a springy plywood-like board: the clamped plank of this mesh sags by
 // about 5 cm at its tip under three crates and its own weight (docs/scenes.md, springboard).
-// Linear tetrahedra two layers thick lock in bending, so the mesh is several times stiffer than
+// Linear tetrahedra two layers thick lock in bending, so the mesh is about six times stiffer than
 // Euler–Bernoulli's beam of the same modulus; the modulus is chosen for the mesh's sag.
 var springboardMaterial = deform.Material{Young: 3.5e8, Poisson: 0.3, Density: 500}
 
