@@ -28,7 +28,7 @@ const (
 	springboardModes     = 8    // held vibration modes
 	springboardCrateHalf = 0.15 // half-side of a crate, m
 	springboardCrateRho  = 200  // crates' density, kg/m³: 5.4 kg a crate
-	springboardTipGap    = 0.05 // from the bottom crate's outer side to the plank's tip, m
+	springboardTipGap    = 0.2  // from the bottom crate's outer side to the plank's tip, m: room to strike
 	springboardPostHalf  = 0.2  // half-side of the post's square section, m
 	springboardMaxCrates = 6
 )
@@ -37,7 +37,7 @@ const (
 // about 5 cm at its tip under three crates and its own weight (docs/scenes.md, springboard).
 // Linear tetrahedra two layers thick lock in bending, so the mesh is about six times stiffer than
 // Euler–Bernoulli's beam of the same modulus; the modulus is chosen for the mesh's sag.
-var springboardMaterial = deform.Material{Young: 3.5e8, Poisson: 0.3, Density: 500}
+var springboardMaterial = deform.Material{Young: 3e8, Poisson: 0.3, Density: 500}
 
 // Rayleigh damping of the plank: α damps the first bending mode (about 2 Hz under the crates) to
 // a few percent of critical, so that a struck board swings for a few seconds; β takes the higher
