@@ -15,7 +15,7 @@ import (
 // The plank runs along x from inside the post; the vertices inside the post are held, so the
 // free length is springboardFree. Its cells are springboardCell long and wide, with two layers
 // through the thickness: coarse enough that a step stays cheap, fine enough that the bottom crate
-// stands on sixteen of the plank's surface samples (docs/architecture.md, Deformable bodies).
+// stands on a dozen of the plank's surface samples (docs/architecture.md, Deformable bodies).
 const (
 	springboardLength    = 2.2 // the plank's whole length, m
 	springboardClamped   = 0.2 // the length held inside the post, m
@@ -29,7 +29,7 @@ const (
 	springboardCrateHalf = 0.15 // half-side of a crate, m
 	springboardCrateRho  = 200  // crates' density, kg/m³: 5.4 kg a crate
 	springboardTipGap    = 0.2  // from the bottom crate's outer side to the plank's tip, m: room to strike
-	springboardPostHalf  = 0.2  // half-side of the post's square section, m
+	springboardPostHalf  = 0.2  // half the post's side along the plank, m (across it, 1.5 times)
 	springboardMaxCrates = 6
 )
 
