@@ -171,6 +171,7 @@ func TestWindowThrows(t *testing.T) {
 		{"-scene", "arch"},
 		{"-scene", "ratio"},
 		{"-scene", "jelly"},
+		{"-scene", "springboard"},
 	} {
 		args := append(append([]string{}, level...), "-throw-after", "1s",
 			"-screenshot", filepath.Join(t.TempDir(), "throw.png"), "-screenshot-after", "3.5s")

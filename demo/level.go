@@ -47,6 +47,7 @@ var levels = []level{
 	{title: "Catenary arch", scene: "arch", goal: goalTopple, par3: 1, par2: 3, maxThrows: 6},
 	{title: "Heavy middle", scene: "ratio", goal: goalStand, weights: 3},
 	{title: "Jelly", scene: "jelly", n: 2, goal: goalKnockOff, par3: 3, par2: 4, maxThrows: 6},
+	{title: "Springboard", scene: "springboard", goal: goalTopple, par3: 1, par2: 2, maxThrows: 5},
 }
 
 // levelOf returns the index of the level of the scene called name, or −1 when no level uses it.
@@ -195,9 +196,32 @@ func newProgress(lvl level, w *ecs.World) (*progress, error) {
 	}
 	p.top = p.startTop
 	if p.view == nil {
-		p.view = p.pieces
+		if p.view, err = withDeformables(w, p.pieces); err != nil {
+			return nil, err
+		}
 	}
 	return p, nil
+}
+
+// withDeformables returns the pieces followed by every deformable body of w, so that the camera
+// keeps a structure's soft parts in view as well as its rigid pieces: the springboard's plank, on
+// whose end the crates stand.
+func withDeformables(w *ecs.World, pieces []piece) ([]piece, error) {
+	q, err := ecs.NewQuery1[physics.ReducedDeformable](w)
+	if err != nil {
+		return nil, err
+	}
+	view := append([]piece(nil), pieces...)
+	var verts []mgl64.Vec3
+	err = q.Each(func(e ecs.Entity, d *physics.ReducedDeformable) {
+		bb, ok := bodyBounds(w, e, &verts)
+		if !ok {
+			return
+		}
+		ext := bb.Max.Sub(bb.Min)
+		view = append(view, piece{entity: e, start: d.Position, size: math.Max(ext[0], math.Max(ext[1], ext[2]))})
+	})
+	return view, err
 }
 
 // canThrow reports whether the player may throw (or drop a weight) now.

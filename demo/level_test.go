@@ -124,6 +124,7 @@ func TestToppleLevelsComeDown(t *testing.T) {
 		{"Card house", projectiles[0]},
 		{"Tower", projectiles[0]},
 		{"Catenary arch", projectiles[2]},
+		{"Springboard", projectiles[0]},
 	} {
 		l := levels[levelIndex(t, tc.title)]
 		if l.goal != goalTopple {

@@ -120,7 +120,7 @@ func (s Scene) Advance(w *ecs.World, p Params, t float64) (changed bool, err err
 
 // All returns every scene, sorted by name.
 func All() []Scene {
-	all := []Scene{arch(), archimpact(), beam(), cardhouse(), freefall(), impact(), incline(), jelly(), pile(), pyramid(), ratio(), spheres(), stack(), topple(), tumble()}
+	all := []Scene{arch(), archimpact(), beam(), cardhouse(), freefall(), impact(), incline(), jelly(), pile(), pyramid(), ratio(), spheres(), springboard(), stack(), topple(), tumble()}
 	sort.Slice(all, func(i, j int) bool { return all[i].Name < all[j].Name })
 	return all
 }

@@ -20,7 +20,7 @@ const frameTargetMs = 16
 
 // frameLevels are the scenes of the demo's levels (demo/level.go), in the level list's order;
 // -scene opens a scene's level at the level's size.
-var frameLevels = []string{"cardhouse", "stack", "pyramid", "arch", "ratio", "jelly"}
+var frameLevels = []string{"cardhouse", "stack", "pyramid", "arch", "ratio", "jelly", "springboard"}
 
 // The scripted run of each level: the throw one second in, and the frames of the next four seconds.
 const (

@@ -242,7 +242,8 @@ type sceneRun struct {
 var sceneRuns = []sceneRun{
 	{"arch", 0, 4}, {"archimpact", 0, 3}, {"beam", 0, 4}, {"cardhouse", 0, 4}, {"freefall", 0, 2},
 	{"impact", 0, 3}, {"incline", 45, 2}, {"jelly", 0, 4}, {"pile", 0, 4}, {"pyramid", 0, 4},
-	{"ratio", 1000, 4}, {"spheres", 200, 4}, {"stack", 40, 4}, {"topple", 0, 4}, {"tumble", 0, 4},
+	{"ratio", 1000, 4}, {"spheres", 200, 4}, {"springboard", 0, 4}, {"stack", 40, 4}, {"topple", 0, 4},
+	{"tumble", 0, 4},
 }
 
 // args returns the runner's command-line arguments for the case.
