@@ -117,3 +117,19 @@ func unit(a [3]float64) [3]float64 {
 	n := math.Sqrt(dot3(a, a))
 	return [3]float64{a[0] / n, a[1] / n, a[2] / n}
 }
+
+// TestPanelTop: a menu panel sits a third of the way down a tall window; one tall enough to reach
+// the HUD at the top left (the level list) starts below it; and in a window too short for both it
+// stays inside the window, its bottom on the window's.
+func TestPanelTop(t *testing.T) {
+	for _, c := range []struct{ window, panel, hud, want float32 }{
+		{900, 300, 158, 200},           // (900 − 300)/3 clears the HUD
+		{600, 336, 158, 158 + menuGap}, // the level list at 800 × 600
+		{400, 336, 158, 64},            // too short: the panel's bottom on the window's
+		{300, 336, 158, 0},             // shorter than the panel: its top on the window's
+	} {
+		if got := panelTop(c.window, c.panel, c.hud); got != c.want {
+			t.Errorf("panelTop(%v, %v, %v) = %v, want %v", c.window, c.panel, c.hud, got, c.want)
+		}
+	}
+}

@@ -43,6 +43,8 @@ type gameUI struct {
 	// width and height are the window's size at the last layout, for placing a panel whose text
 	// changed since.
 	width, height int
+	// hudBottom is the HUD's bottom edge at the last layout (hudBottom).
+	hudBottom float32
 }
 
 // newMenu returns a hidden panel with a title and a column of buttons, its title label and its
@@ -185,10 +187,32 @@ func goalName(k goalKind) string {
 // goal near the bottom, clear of the structure.
 func (g *game) layoutUI(w, h int) {
 	g.ui.width, g.ui.height = w, h
+	// The level list, seven levels tall, reached up under the status lines and the step plot.
+	g.ui.hudBottom = g.hudBottom()
 	for _, p := range []*gui.Panel{g.ui.start, g.ui.menu, g.ui.banner} {
-		p.SetPosition((float32(w)-p.Width())/2, (float32(h)-p.Height())/3)
+		p.SetPosition((float32(w)-p.Width())/2, panelTop(float32(h), p.Height(), g.ui.hudBottom))
 	}
 	g.ui.goal.SetPosition((float32(w)-g.ui.goal.Width())/2, float32(h)*11/12-g.ui.goal.Height())
+}
+
+// panelTop returns the top of a centred panel of height panelH in a window of height windowH: a
+// third of the way down, but below the HUD, whose bottom edge is hudBottom, and inside the window.
+func panelTop(windowH, panelH, hudBottom float32) float32 {
+	y := max((windowH-panelH)/3, hudBottom+menuGap)
+	return max(0, min(y, windowH-panelH))
+}
+
+// hudBottom returns how far down the window the status lines and the step plot reach, 0 before
+// they exist.
+func (g *game) hudBottom() float32 {
+	if g.label == nil {
+		return 0
+	}
+	b := g.label.Position().Y + g.label.Height()
+	if g.plot.panel.Visible() {
+		b += plotMargin/2 + g.plot.panel.Height()
+	}
+	return b
 }
 
 // menuOpen reports whether a panel that takes the mouse is showing: then clicks do not throw.

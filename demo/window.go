@@ -564,6 +564,10 @@ func (g *game) frame(dt time.Duration) {
 	g.label.SetText(g.status())
 	g.layoutSplit(g.ui.width, g.ui.height)
 	g.plot.below(g.label)
+	if g.hudBottom() != g.ui.hudBottom {
+		// The status lines changed height (their text, the details key) or the plot was toggled.
+		g.layoutUI(g.ui.width, g.ui.height)
+	}
 	g.plot.update()
 	g.updateHUDStars()
 }
