@@ -59,8 +59,11 @@ const DefaultLayer uint32 = 1
 const AllLayers uint32 = collide.AllLayers
 
 // layers returns the collider's layer and mask with the zero values replaced by their meaning.
-func (c *Collider) layers() (layer, mask uint32) {
-	layer, mask = c.Layer, c.Mask
+func (c *Collider) layers() (layer, mask uint32) { return layersOrDefault(c.Layer, c.Mask) }
+
+// layersOrDefault returns layer and mask with their zero values replaced by their meaning:
+// DefaultLayer and AllLayers.
+func layersOrDefault(layer, mask uint32) (uint32, uint32) {
 	if layer == 0 {
 		layer = DefaultLayer
 	}

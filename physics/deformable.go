@@ -92,16 +92,7 @@ type ReducedDeformable struct {
 
 // layers returns the body's layer and mask with the zero values replaced by their meaning, as
 // Collider.layers does.
-func (d *ReducedDeformable) layers() (layer, mask uint32) {
-	layer, mask = d.Layer, d.Mask
-	if layer == 0 {
-		layer = DefaultLayer
-	}
-	if mask == 0 {
-		mask = AllLayers
-	}
-	return layer, mask
-}
+func (d *ReducedDeformable) layers() (layer, mask uint32) { return layersOrDefault(d.Layer, d.Mask) }
 
 // layersMeet reports whether two bodies with these (layer, mask) pairs may meet: each one's layer
 // shares a bit with the other's mask.

@@ -117,6 +117,20 @@ type capturedIsland struct {
 	}
 }
 
+// readIslands reads the captured islands stored as JSON in file.
+func readIslands(t *testing.T, file string) []capturedIsland {
+	t.Helper()
+	raw, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var islands []capturedIsland
+	if err := json.Unmarshal(raw, &islands); err != nil {
+		t.Fatal(err)
+	}
+	return islands
+}
+
 // build fills p with the island.
 func (ci *capturedIsland) build(p *Problem) {
 	p.Reset()
@@ -145,14 +159,7 @@ func (ci *capturedIsland) build(p *Problem) {
 // and passes in all where block Gauss–Seidel alone spent over twenty thousand sweeps on each
 // stacked pair.
 func TestFrictionNewtonOnJellyIslands(t *testing.T) {
-	raw, err := os.ReadFile("testdata/jelly_islands.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var islands []capturedIsland
-	if err := json.Unmarshal(raw, &islands); err != nil {
-		t.Fatal(err)
-	}
+	islands := readIslands(t, "testdata/jelly_islands.json")
 	s := mustSolver(t, GameOptions())
 	for _, ci := range islands {
 		var p Problem

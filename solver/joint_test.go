@@ -1,10 +1,6 @@
 package solver
 
-import (
-	"encoding/json"
-	"os"
-	"testing"
-)
+import "testing"
 
 // The joint sticking solve is skipped where the coupling it exists for is absent: in a pile of
 // spheres every contact normal passes through both centres of mass, so no normal impulse turns a
@@ -60,14 +56,7 @@ func TestRowsCoupled(t *testing.T) {
 // candidate gives up at the first such cycle: at most 300 joint CG iterations on each island, and
 // the fourth, a rigid box whose candidate is feasible, still has it accepted.
 func TestJointGivesUpOnCyclingSets(t *testing.T) {
-	raw, err := os.ReadFile("testdata/jelly_islands.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var islands []capturedIsland
-	if err := json.Unmarshal(raw, &islands); err != nil {
-		t.Fatal(err)
-	}
+	islands := readIslands(t, "testdata/jelly_islands.json")
 	s := mustSolver(t, GameOptions())
 	for _, ci := range islands {
 		var p Problem

@@ -1,9 +1,7 @@
 package solver
 
 import (
-	"encoding/json"
 	"math"
-	"os"
 	"testing"
 )
 
@@ -73,14 +71,7 @@ func TestSettleStopsFrictionPushing(t *testing.T) {
 // answer must be contact-exact and friction must push no harder than in the same solve without
 // settling, both measured independently from the rows (frictionPush).
 func TestSettleKeepsTheLessPushingAnswer(t *testing.T) {
-	raw, err := os.ReadFile("testdata/landing_block.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var islands []capturedIsland
-	if err := json.Unmarshal(raw, &islands); err != nil {
-		t.Fatal(err)
-	}
+	islands := readIslands(t, "testdata/landing_block.json")
 	var p Problem
 	islands[0].build(&p)
 	plain := GameOptions()
