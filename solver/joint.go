@@ -49,10 +49,6 @@ type jointSolve struct {
 	r, z, p, q []float64 // 3m: a 3-vector per contact
 	u          []float64 // ndof
 	mask       []int8
-	// readmitted marks the contacts correctSets has re-admitted during this candidate; cycled
-	// records that it released one of them again.
-	readmitted []bool
-	cycled     bool
 }
 
 // resize sizes the workspace for op.
@@ -69,10 +65,6 @@ func (js *jointSolve) resize(op *operator) {
 		js.mask = make([]int8, m)
 	}
 	js.mask = js.mask[:m]
-	if cap(js.readmitted) < m {
-		js.readmitted = make([]bool, m)
-	}
-	js.readmitted = js.readmitted[:m]
 }
 
 // candidate builds the joint sticking candidate on op from the iterate (alpha, f), using v as
@@ -98,8 +90,6 @@ func (js *jointSolve) build(alpha, f, x []float64) bool {
 	copy(ja, alpha)
 	copy(jf, f)
 	coupled := false
-	js.cycled = false
-	clear(js.readmitted)
 	for k := 0; k < op.m; k++ {
 		mask[k] = jointReleased
 		if ja[k] <= 0 || !(op.g[6*k] > 0) {
@@ -123,12 +113,6 @@ func (js *jointSolve) build(alpha, f, x []float64) bool {
 		}
 		if !js.correctSets(tol) {
 			break
-		}
-		if js.cycled {
-			// The corrections cycle: a contact re-admitted for penetrating is released again
-			// for pulling. On soft blocks with few sticking contacts this ran to the round
-			// bound and ended infeasible every time, a third of their solve's work.
-			return false
 		}
 	}
 	if !js.feasible(tol) {
@@ -155,8 +139,7 @@ func rowsCoupled(g []float64) bool {
 // correctSets makes the active-set corrections after a solve of the rows and reports whether any
 // was needed: the joint system is singular for redundant contacts, so CG returns one particular
 // solution; negative impulses are released, friction that left its set slides on the boundary,
-// and released contacts that penetrate are re-admitted. It sets cycled when it releases a contact
-// it had re-admitted.
+// and released contacts that penetrate are re-admitted.
 func (js *jointSolve) correctSets(tol float64) bool {
 	op, v := js.op, js.v
 	ja, jf, mask := js.alpha, js.f, js.mask
@@ -166,11 +149,9 @@ func (js *jointSolve) correctSets(tol float64) bool {
 		case mask[k] == jointReleased:
 			if op.g[6*k] > 0 && op.rowDot(k, 0, v)+op.bEff[k] < -tol {
 				mask[k] = jointNormal
-				js.readmitted[k] = true
 				changed = true
 			}
 		case ja[k] < 0:
-			js.cycled = js.cycled || js.readmitted[k]
 			op.addW(k, 0, -ja[k], v)
 			op.addWT(k, -jf[2*k], -jf[2*k+1], v)
 			ja[k], jf[2*k], jf[2*k+1] = 0, 0, 0

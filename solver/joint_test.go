@@ -47,33 +47,3 @@ func TestRowsCoupled(t *testing.T) {
 		t.Errorf("a box corner's block counts as uncoupled")
 	}
 }
-
-// The jelly scene's captured islands (testdata/jelly_islands.json, as in
-// TestFrictionNewtonOnJellyIslands): on three of them — soft blocks with few sticking contacts
-// among many sliding ones — the joint candidate's active-set corrections cycle, releasing a
-// contact they had re-admitted, until the round bound, and the candidate is infeasible anyway
-// (245 CG iterations spent for nothing on the single block, 868 and 605 on the stacked pairs). The
-// candidate gives up at the first such cycle: at most 300 joint CG iterations on each island, and
-// the fourth, a rigid box whose candidate is feasible, still has it accepted.
-func TestJointGivesUpOnCyclingSets(t *testing.T) {
-	islands := readIslands(t, "testdata/jelly_islands.json")
-	s := mustSolver(t, GameOptions())
-	for _, ci := range islands {
-		var p Problem
-		var res Result
-		ci.build(&p)
-		if err := s.Solve(&p, &res); err != nil {
-			t.Fatalf("step %d: %v", ci.Step, err)
-		}
-		st := res.Stats
-		if !st.Converged || !st.ContactExact {
-			t.Errorf("step %d: converged %v, contact-exact %v", ci.Step, st.Converged, st.ContactExact)
-		}
-		if st.JointCG > 300 {
-			t.Errorf("step %d: %d joint CG iterations, want ≤ 300", ci.Step, st.JointCG)
-		}
-		if ci.Step == 699 && !st.JointAccepted {
-			t.Errorf("step 699: the rigid box's joint candidate was not accepted")
-		}
-	}
-}

@@ -488,6 +488,12 @@ const tried = `## What we tried
   joint work 14 %, but in the pipeline the impact scene did 15–106 % more work on each of five
   seeds (the candidate's impulses among redundant contacts differ, and so do the next steps'
   warm starts). Neither kept.
+- Joint sticking solve abandoned when its active-set corrections cycle (a contact re-admitted
+  for penetrating released again): on soft blocks the rounds ran to their bound and the candidate
+  was never feasible, and the jelly scene's work fell 12–14 %, the pile's 19 % over six seeds;
+  but on the arch struck by blocks the abandoned candidates were the ones that kept four steps
+  dissipative, and the loop's own ε-converged answers (rel_err 3e-6) then gained 0.02 J a step
+  through friction pushing along the slip. Not kept.
 - Joint sticking solve on small islands solved directly (the free rows' block of the dense
   Delassus matrix by pivoted Cholesky): 8× less joint work on the replayed jelly islands, the
   same CPU time, and the replayed pile 10 % slower; not kept.
