@@ -177,10 +177,13 @@ func (e *frameStVK) predict(b *ModalBody, h float64, lb mgl64.Vec3) error {
 	}
 	copy(e.lin, b.zd)
 	floor := frameNewtonFloor * math.Sqrt(b.mass)
+	last := math.Inf(1)
 	for it := 0; it < frameNewtonIterations; it++ {
 		if err := e.average(b, h, e.lin, true); err != nil {
 			return fmt.Errorf("deform: ModalBody.PredictVelocity: Newton iterate: %v", err)
 		}
+		// M and g_qv at the iterate's midpoint (modal_step.go), its ω̄_b the last solution's.
+		b.setMidpoint(h, st.wbar, e.lin)
 		for k := 0; k < r; k++ {
 			hl := 0.0
 			for l := 0; l < r; l++ {
@@ -197,7 +200,7 @@ func (e *frameStVK) predict(b *ModalBody, h float64, lb mgl64.Vec3) error {
 		copy(e.y, e.rhs)
 		cholSolve(e.chol, e.y, r)
 		for i := 0; i < 3; i++ {
-			for l, s := range b.sCols {
+			for l, s := range st.sbar {
 				e.col[l] = s[i]
 			}
 			cholSolve(e.chol, e.col, r)
@@ -205,31 +208,31 @@ func (e *frameStVK) predict(b *ModalBody, h float64, lb mgl64.Vec3) error {
 				e.w[l][i] = e.col[l]
 			}
 		}
-		schur := b.inertia
+		schur := st.jbar
 		var c mgl64.Vec3
-		for l, s := range b.sCols {
+		for l, s := range st.sbar {
 			schur = schur.Sub(outer(s, e.w[l]))
 			c = c.Add(s.Mul(e.y[l]))
 		}
 		gInv, ok := inverse3(symmetric3(schur))
 		if !ok {
-			return fmt.Errorf("deform: ModalBody.PredictVelocity: the rotational mass is singular (inertia %v)", b.inertia)
+			return fmt.Errorf("deform: ModalBody.PredictVelocity: the rotational mass is singular (inertia %v)", st.jbar)
 		}
 		st.mbar = midpointMomentum(lb, c, gInv, h)
 		st.gInv = gInv
 		wbar := gInv.Mul3x1(st.mbar.Sub(c))
-		change, size := 0.0, 0.0
 		for k := 0; k < r; k++ {
 			e.next[k] = e.y[k] - e.w[k].Dot(wbar)
-			change = math.Max(change, math.Abs(e.next[k]-e.lin[k]))
-			size = math.Max(size, math.Abs(e.next[k]))
 		}
+		// The change from the linearisation point e.lin (st.zdbar follows it).
+		change, size := b.midpointChange(wbar, e.next)
 		if !finite(change) {
 			return fmt.Errorf("deform: ModalBody.PredictVelocity: Newton iterate not finite")
 		}
-		if change <= frameNewtonTolerance*math.Max(size, floor) {
+		if change <= frameNewtonTolerance*math.Max(size, floor) || (it > 0 && change >= last) {
 			break
 		}
+		last = change
 		if it+1 < frameNewtonIterations {
 			copy(e.lin, e.next)
 		}
@@ -280,7 +283,7 @@ func (e *frameStVK) stepVelocity(b *ModalBody, v, m mgl64.Vec3, p, dst []float64
 		}
 		cholSolve(e.chol, y, e.r)
 	}
-	for k, s := range b.sCols {
+	for k, s := range b.step.sbar {
 		m = m.Sub(s.Mul(y[k]))
 	}
 	wbar := b.step.gInv.Mul3x1(m)

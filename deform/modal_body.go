@@ -190,34 +190,86 @@ func (b *ModalBody) modeAt(a, k int) mgl64.Vec3 {
 
 // updateConfiguration recomputes R, J(z) and S(z) from the orientation and z.
 func (b *ModalBody) updateConfiguration() {
-	r := b.r
 	b.rotation = b.orientation.Mat4().Mat3()
-	jm := b.j0
-	zz := 0.0
+	b.inertia = b.configurationAt(b.z, b.step.bk, b.sCols)
+}
+
+// configurationAt returns J(z) and writes the columns of S(z) into sCols and the matrices
+// B_k = Σ_l z_l C_kl into bk, which both J's quadratic term, Σ_k z_k (tr B_k I − B_k), and the
+// centrifugal loads (quadraticForces) are made of.
+func (b *ModalBody) configurationAt(z []float64, bk []mgl64.Mat3, sCols []mgl64.Vec3) mgl64.Mat3 {
+	r := b.r
 	for k := 0; k < r; k++ {
-		zk := b.z[k]
+		var acc mgl64.Mat3
+		row := b.c2[k*r : (k+1)*r]
+		for l, zl := range z[:r] {
+			if zl == 0 {
+				continue
+			}
+			c := &row[l]
+			for i := range acc {
+				acc[i] += zl * c[i]
+			}
+		}
+		bk[k] = acc
+	}
+	jm := b.j0
+	for k, zk := range z[:r] {
 		if zk == 0 {
 			continue
 		}
-		jm = jm.Add(b.j1[k].Mul(zk))
-		for l := 0; l < r; l++ {
-			if zl := b.z[l]; zl != 0 {
-				c := b.c2[k*r+l]
-				zz += zk * zl * trace3(c)
-				jm = jm.Sub(c.Mul(zk * zl))
-			}
+		jk, bq := &b.j1[k], &bk[k]
+		t := zk * trace3(*bq)
+		for i := range jm {
+			jm[i] += zk * (jk[i] - bq[i])
 		}
+		jm[0] += t
+		jm[4] += t
+		jm[8] += t
 	}
-	b.inertia = symmetric3(jm.Add(mgl64.Ident3().Mul(zz)))
 	for l := 0; l < r; l++ {
 		s := b.s0[l]
-		for k := 0; k < r; k++ {
-			if zk := b.z[k]; zk != 0 {
-				s = s.Add(b.s1[k*r+l].Mul(zk))
+		for k, zk := range z[:r] {
+			if zk != 0 {
+				c := &b.s1[k*r+l]
+				s[0] += zk * c[0]
+				s[1] += zk * c[1]
+				s[2] += zk * c[2]
 			}
 		}
-		b.sCols[l] = s
+		sCols[l] = s
 	}
+	return symmetric3(jm)
+}
+
+// quadraticForces writes into dst the modal quadratic-velocity forces g_qv = ∂T/∂z at the
+// configuration whose B_k (configurationAt) are bk, for the body-frame angular velocity wb and the
+// modal velocity zd:
+//
+//	g_k = ½ ω_bᵀ (∂J/∂z_k) ω_b + ω_bᵀ (∂S/∂z_k) ż
+//	    = ½ ω_bᵀ J_k ω_b + tr B_k |ω_b|² − ω_bᵀ B_k ω_b + ω_b · Σ_l s_kl ż_l.
+func (b *ModalBody) quadraticForces(bk []mgl64.Mat3, wb mgl64.Vec3, zd, dst []float64) {
+	r := b.r
+	w2 := wb.Dot(wb)
+	for k := 0; k < r; k++ {
+		f := 0.5*quadForm(&b.j1[k], wb) + trace3(bk[k])*w2 - quadForm(&bk[k], wb)
+		var sz mgl64.Vec3
+		row := b.s1[k*r : (k+1)*r]
+		for l, v := range zd[:r] {
+			if v != 0 {
+				c := &row[l]
+				sz[0] += v * c[0]
+				sz[1] += v * c[1]
+				sz[2] += v * c[2]
+			}
+		}
+		dst[k] = f + wb.Dot(sz)
+	}
+}
+
+// quadForm returns vᵀ m v.
+func quadForm(m *mgl64.Mat3, v mgl64.Vec3) float64 {
+	return v[0]*(m[0]*v[0]+m[3]*v[1]+m[6]*v[2]) + v[1]*(m[1]*v[0]+m[4]*v[1]+m[7]*v[2]) + v[2]*(m[2]*v[0]+m[5]*v[1]+m[8]*v[2])
 }
 
 // DoFs returns the size of the generalised velocity, 6 + r.
@@ -272,19 +324,25 @@ func (b *ModalBody) Velocity(dst []float64) {
 // (symmetrised against round-off), the rotation–modal coupling R S and its transpose, and the
 // modal block I_r (mass-orthonormal modes). dst must have (6 + r)² entries.
 func (b *ModalBody) MassMatrix(dst []float64) {
+	b.massMatrix(b.inertia, b.sCols, dst)
+}
+
+// massMatrix writes MassMatrix's matrix for the body-frame inertia and coupling columns given,
+// turned by the current rotation.
+func (b *ModalBody) massMatrix(inertia mgl64.Mat3, sCols []mgl64.Vec3, dst []float64) {
 	n := 6 + b.r
 	clear(dst[:n*n])
 	for i := 0; i < 3; i++ {
 		dst[i*n+i] = b.mass
 	}
-	jw := symmetric3(b.rotation.Mul3(b.inertia).Mul3(b.rotation.Transpose()))
+	jw := symmetric3(b.rotation.Mul3(inertia).Mul3(b.rotation.Transpose()))
 	for i := 0; i < 3; i++ {
 		for j := 0; j < 3; j++ {
 			dst[(3+i)*n+3+j] = jw.At(i, j)
 		}
 	}
 	for k := 0; k < b.r; k++ {
-		s := b.rotation.Mul3x1(b.sCols[k])
+		s := b.rotation.Mul3x1(sCols[k])
 		for i := 0; i < 3; i++ {
 			dst[(3+i)*n+6+k] = s[i]
 			dst[(6+k)*n+3+i] = s[i]

@@ -85,23 +85,73 @@ import (
 
 // modalStep holds what PredictVelocity computed for Advance, EffectiveMass and StepVelocity.
 type modalStep struct {
-	ready   bool
-	h       float64
-	lWorld  mgl64.Vec3 // start-of-step angular momentum about the centre of mass, world
-	pi, gqv []float64  // start-of-step modal momenta and quadratic-velocity forces
-	rhs, a  []float64  // the modal right-hand sides and diagonal A
-	v       mgl64.Vec3 // the predicted linear velocity v + h g
-	mbar    mgl64.Vec3 // the contact-free midpoint body momentum m̄
-	gInv    mgl64.Mat3 // (J − S A⁻¹ Sᵀ)⁻¹
+	ready  bool
+	h      float64
+	lWorld mgl64.Vec3 // start-of-step angular momentum about the centre of mass, world
+	pi     []float64  // start-of-step modal momenta
+	gqv    []float64  // the quadratic-velocity forces at the midpoint
+	rhs, a []float64  // the modal right-hand sides and diagonal A
+	v      mgl64.Vec3 // the predicted linear velocity v + h g
+	mbar   mgl64.Vec3 // the contact-free midpoint body momentum m̄
+	gInv   mgl64.Mat3 // (J̄ − S̄ A⁻¹ S̄ᵀ)⁻¹
+
+	// The midpoint configuration and velocity of the last iterate: z̄, J(z̄), the columns of S(z̄),
+	// ω̄_b and ż̄, and the B_k of z̄ (configurationAt; also updateConfiguration's scratch).
+	zbar  []float64
+	jbar  mgl64.Mat3
+	sbar  []mgl64.Vec3
+	wbar  mgl64.Vec3
+	zdbar []float64
+	bk    []mgl64.Mat3
+	next  []float64 // the new iterate's modal velocity
 }
 
 func (s *modalStep) init(r int) {
 	s.pi, s.gqv = make([]float64, r), make([]float64, r)
 	s.rhs, s.a = make([]float64, r), make([]float64, r)
+	s.zbar, s.zdbar, s.next = make([]float64, r), make([]float64, r), make([]float64, r)
+	s.sbar, s.bk = make([]mgl64.Vec3, r), make([]mgl64.Mat3, r)
 }
 
 // midpointIterations bounds the Newton iterations of the midpoint momentum.
 const midpointIterations = 24
+
+// The fixed-point iteration of the midpoint configuration (M(z̄) and g_qv at the last iterate)
+// stops when the midpoint velocity changes by less than configTolerance of its size in the
+// kinetic norm √(ω̄ᵀJω̄ + |ż̄|²) (or of configFloor √m for a body nearly at rest), when the change
+// stops shrinking (round-off), or after configIterations.
+const (
+	configIterations = 16
+	configTolerance  = 1e-12
+	configFloor      = 1e-12 // m/s
+)
+
+// setMidpoint sets the step's midpoint configuration to z̄ = z + (h/2) zd: z̄, J(z̄), S(z̄), and the
+// quadratic-velocity forces at z̄ for the body-frame angular velocity wb and the modal velocity zd.
+func (b *ModalBody) setMidpoint(h float64, wb mgl64.Vec3, zd []float64) {
+	st := &b.step
+	for k, z := range b.z {
+		st.zbar[k] = z + 0.5*h*zd[k]
+	}
+	st.jbar = b.configurationAt(st.zbar, st.bk, st.sbar)
+	b.quadraticForces(st.bk, wb, zd, st.gqv)
+}
+
+// midpointChange returns the kinetic norms of the change of the midpoint velocity from the last
+// iterate (st.wbar, st.zdbar) to (wb, zd), and of (wb, zd), and makes (wb, zd) the last iterate.
+func (b *ModalBody) midpointChange(wb mgl64.Vec3, zd []float64) (change, size float64) {
+	st := &b.step
+	dw := wb.Sub(st.wbar)
+	change, size = quadForm(&st.jbar, dw), quadForm(&st.jbar, wb)
+	for k, v := range zd[:b.r] {
+		d := v - st.zdbar[k]
+		change += d * d
+		size += v * v
+		st.zdbar[k] = v
+	}
+	st.wbar = wb
+	return math.Sqrt(change), math.Sqrt(size)
+}
 
 // PredictVelocity writes q̇ᴾ, the generalised velocity over a step of length h in the uniform
 // gravity g without contact (eq. 12 by the scheme above), into dst (6 + r entries), and keeps what
@@ -116,52 +166,67 @@ func (b *ModalBody) PredictVelocity(h float64, g mgl64.Vec3, dst []float64) erro
 		return fmt.Errorf("deform: ModalBody.PredictVelocity dst: %d entries, want %d", len(dst), 6+b.r)
 	}
 	st := &b.step
-	r := b.r
 	wb := b.rotation.Transpose().Mul3x1(b.angularVel)
 	lb := b.bodyMomenta(wb, st.pi)
 	st.lWorld = b.rotation.Mul3x1(lb)
-	w2 := wb.Dot(wb)
-	for k := 0; k < r; k++ {
-		// ½ ω_bᵀ ∂J/∂z_k ω_b = ½ ω_bᵀ J_k ω_b + Σ_l z_l (tr C_kl |ω_b|² − ω_bᵀ C_kl ω_b)
-		f := 0.5 * wb.Dot(b.j1[k].Mul3x1(wb))
-		var sz mgl64.Vec3
-		for l := 0; l < r; l++ {
-			if zl := b.z[l]; zl != 0 {
-				c := &b.c2[k*r+l]
-				f += zl * (trace3(*c)*w2 - wb.Dot(c.Mul3x1(wb)))
-			}
-			if zd := b.zd[l]; zd != 0 {
-				sz = sz.Add(b.s1[k*r+l].Mul(zd))
-			}
-		}
-		st.gqv[k] = f + wb.Dot(sz)
-		if b.stvk == nil {
-			st.a[k] = 1 + 0.5*h*(b.alpha+b.beta*b.omega2[k]) + 0.25*h*h*b.omega2[k]
-			st.rhs[k] = st.pi[k] + 0.5*h*(st.gqv[k]-b.omega2[k]*b.z[k])
-		}
-	}
+	st.wbar = wb
+	copy(st.zdbar, b.zd)
+	st.v = b.velocity.Add(g.Mul(h))
+	st.h = h
 	if b.stvk != nil {
 		if err := b.stvk.predict(b, h, lb); err != nil {
 			return err
 		}
-	} else {
-		// ż̄ = A⁻¹(rhs − Sᵀ ω̄_b); (J − S A⁻¹ Sᵀ) ω̄_b = m̄ − S A⁻¹ rhs.
-		schur := b.inertia
+	} else if err := b.predictLinear(h, lb); err != nil {
+		return err
+	}
+	st.ready = true
+	b.stepVelocity(nil, dst)
+	return nil
+}
+
+// predictLinear solves the linear modal body's step from the start-of-step body momentum lb and
+// modal momenta st.pi by the fixed-point iteration of the midpoint configuration: each iterate
+// freezes J, S and g_qv at the last iterate's midpoint and solves the step exactly,
+// ż̄ = A⁻¹(rhs − S̄ᵀ ω̄_b), (J̄ − S̄ A⁻¹ S̄ᵀ) ω̄_b = m̄ − S̄ A⁻¹ rhs, with m̄ by the Newton iteration of
+// the midpoint momentum.
+func (b *ModalBody) predictLinear(h float64, lb mgl64.Vec3) error {
+	st := &b.step
+	r := b.r
+	for k := 0; k < r; k++ {
+		st.a[k] = 1 + 0.5*h*(b.alpha+b.beta*b.omega2[k]) + 0.25*h*h*b.omega2[k]
+	}
+	floor := configFloor * math.Sqrt(b.mass)
+	last := math.Inf(1)
+	for it := 0; it < configIterations; it++ {
+		b.setMidpoint(h, st.wbar, st.zdbar)
+		schur := st.jbar
 		var c mgl64.Vec3
-		for k, s := range b.sCols {
-			schur = schur.Sub(outer(s, s).Mul(1 / st.a[k]))
-			c = c.Add(s.Mul(st.rhs[k] / st.a[k]))
+		for k, s := range st.sbar {
+			st.rhs[k] = st.pi[k] + 0.5*h*(st.gqv[k]-b.omega2[k]*b.z[k])
+			ia := 1 / st.a[k]
+			schur = schur.Sub(outer(s, s).Mul(ia))
+			c = c.Add(s.Mul(st.rhs[k] * ia))
 		}
 		gInv, ok := inverse3(symmetric3(schur))
 		if !ok {
-			return fmt.Errorf("deform: ModalBody.PredictVelocity: the rotational mass is singular (inertia %v)", b.inertia)
+			return fmt.Errorf("deform: ModalBody.PredictVelocity: the rotational mass is singular (inertia %v)", st.jbar)
 		}
 		st.mbar = midpointMomentum(lb, c, gInv, h)
 		st.gInv = gInv
+		wbar := gInv.Mul3x1(st.mbar.Sub(c))
+		for k, s := range st.sbar {
+			st.next[k] = (st.rhs[k] - s.Dot(wbar)) / st.a[k]
+		}
+		change, size := b.midpointChange(wbar, st.next)
+		if !finite(change) {
+			return fmt.Errorf("deform: ModalBody.PredictVelocity: midpoint iterate not finite")
+		}
+		if change <= configTolerance*math.Max(size, floor) || change >= last {
+			break
+		}
+		last = change
 	}
-	st.v = b.velocity.Add(g.Mul(h))
-	st.h, st.ready = h, true
-	b.stepVelocity(nil, dst)
 	return nil
 }
 
@@ -183,7 +248,7 @@ func (b *ModalBody) stepVelocity(p, dst []float64) {
 		b.stvk.stepVelocity(b, v, m, p, dst)
 		return
 	}
-	for k, s := range b.sCols {
+	for k, s := range st.sbar {
 		r := st.rhs[k]
 		if p != nil {
 			r += 0.5 * p[6+k]
@@ -194,7 +259,7 @@ func (b *ModalBody) stepVelocity(p, dst []float64) {
 	w := b.rotation.Mul3x1(wbar)
 	dst[0], dst[1], dst[2] = v[0], v[1], v[2]
 	dst[3], dst[4], dst[5] = w[0], w[1], w[2]
-	for k, s := range b.sCols {
+	for k, s := range st.sbar {
 		r := st.rhs[k]
 		if p != nil {
 			r += 0.5 * p[6+k]
@@ -246,7 +311,7 @@ func (b *ModalBody) EffectiveMass(dst []float64) error {
 	case len(dst) < n*n:
 		return fmt.Errorf("deform: ModalBody.EffectiveMass dst: %d entries, want %d", len(dst), n*n)
 	}
-	b.MassMatrix(dst)
+	b.massMatrix(b.step.jbar, b.step.sbar, dst)
 	for i := 3; i < n; i++ {
 		for j := 3; j < n; j++ {
 			dst[i*n+j] *= 2
