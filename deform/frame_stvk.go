@@ -64,6 +64,8 @@ type frameStVK struct {
 	lin, next  []float64    // the linearisation point and its step's modal velocity
 	a, chol    []float64    // A and its Cholesky factor
 	rhs, y     []float64    // the linearised right-hand side and A⁻¹ rhs
+	base       []float64    // rhs less (h/2) g_qv
+	wbar       mgl64.Vec3   // the linearised step's ω̄_b
 	w          []mgl64.Vec3 // row k of A⁻¹ Sᵀ
 	col        []float64    // solve scratch
 }
@@ -116,7 +118,7 @@ func NewFrameStVKBody(m *TetMesh, mat Material, mass []float64, basis [][]float6
 	e := &frameStVK{model: &own, r: r}
 	vec := func() []float64 { return make([]float64, r) }
 	e.f0, e.fm, e.f1, e.zm, e.z1, e.force = vec(), vec(), vec(), vec(), vec(), vec()
-	e.lin, e.next, e.rhs, e.y, e.col = vec(), vec(), vec(), vec(), vec()
+	e.lin, e.next, e.rhs, e.y, e.col, e.base = vec(), vec(), vec(), vec(), vec(), vec()
 	e.km, e.k1, e.a, e.chol = make([]float64, r*r), make([]float64, r*r), make([]float64, r*r), make([]float64, r*r)
 	e.w = make([]mgl64.Vec3, r)
 	e.damp = make([]float64, r*r)
@@ -177,13 +179,10 @@ func (e *frameStVK) predict(b *ModalBody, h float64, lb mgl64.Vec3) error {
 	}
 	copy(e.lin, b.zd)
 	floor := frameNewtonFloor * math.Sqrt(b.mass)
-	last := math.Inf(1)
 	for it := 0; it < frameNewtonIterations; it++ {
 		if err := e.average(b, h, e.lin, true); err != nil {
 			return fmt.Errorf("deform: ModalBody.PredictVelocity: Newton iterate: %v", err)
 		}
-		// M and g_qv at the iterate's midpoint (modal_step.go), its ω̄_b the last solution's.
-		b.setMidpoint(h, st.wbar, e.lin)
 		for k := 0; k < r; k++ {
 			hl := 0.0
 			for l := 0; l < r; l++ {
@@ -192,50 +191,78 @@ func (e *frameStVK) predict(b *ModalBody, h float64, lb mgl64.Vec3) error {
 				e.a[k*r+l] = 0.5 * h * d
 			}
 			e.a[k*r+k]++
-			e.rhs[k] = st.pi[k] + 0.5*h*(st.gqv[k]-e.force[k]+hl)
+			e.base[k] = st.pi[k] + 0.5*h*(hl-e.force[k])
 		}
 		if !e.factor() {
 			return fmt.Errorf("deform: ModalBody.PredictVelocity: the step's modal mass is not finite")
 		}
-		copy(e.y, e.rhs)
-		cholSolve(e.chol, e.y, r)
-		for i := 0; i < 3; i++ {
-			for l, s := range st.sbar {
-				e.col[l] = s[i]
+		// The midpoint configuration for this linearisation of the force (modal_step.go).
+		last := math.Inf(1)
+		for in := 0; in < configIterations; in++ {
+			if err := e.solveLinearised(b, h, lb); err != nil {
+				return err
 			}
-			cholSolve(e.chol, e.col, r)
-			for l := range e.w {
-				e.w[l][i] = e.col[l]
+			change, size := b.midpointChange(e.wbar, e.next)
+			if !finite(change) {
+				return fmt.Errorf("deform: ModalBody.PredictVelocity: Newton iterate not finite")
 			}
+			if change <= configTolerance*math.Max(size, floor) || (in > 0 && change >= last) {
+				break
+			}
+			last = change
 		}
-		schur := st.jbar
-		var c mgl64.Vec3
-		for l, s := range st.sbar {
-			schur = schur.Sub(outer(s, e.w[l]))
-			c = c.Add(s.Mul(e.y[l]))
-		}
-		gInv, ok := inverse3(symmetric3(schur))
-		if !ok {
-			return fmt.Errorf("deform: ModalBody.PredictVelocity: the rotational mass is singular (inertia %v)", st.jbar)
-		}
-		st.mbar = midpointMomentum(lb, c, gInv, h)
-		st.gInv = gInv
-		wbar := gInv.Mul3x1(st.mbar.Sub(c))
+		change, size := 0.0, 0.0
 		for k := 0; k < r; k++ {
-			e.next[k] = e.y[k] - e.w[k].Dot(wbar)
+			change = math.Max(change, math.Abs(e.next[k]-e.lin[k]))
+			size = math.Max(size, math.Abs(e.next[k]))
 		}
-		// The change from the linearisation point e.lin (st.zdbar follows it).
-		change, size := b.midpointChange(wbar, e.next)
-		if !finite(change) {
-			return fmt.Errorf("deform: ModalBody.PredictVelocity: Newton iterate not finite")
-		}
-		if change <= frameNewtonTolerance*math.Max(size, floor) || (it > 0 && change >= last) {
+		if change <= frameNewtonTolerance*math.Max(size, floor) {
 			break
 		}
-		last = change
 		if it+1 < frameNewtonIterations {
 			copy(e.lin, e.next)
 		}
+	}
+	return nil
+}
+
+// solveLinearised solves the step linearised at e.lin (A factored, e.base its right-hand side
+// without g_qv) with M and g_qv at the midpoint of the last iterate (st.wbar, st.zdbar), leaving
+// the right-hand side, A⁻¹ rhs, A⁻¹ S̄ᵀ, the inverse Schur complement and the midpoint momentum
+// for stepVelocity, and the solution's ω̄_b and ż̄ in e.wbar and e.next.
+func (e *frameStVK) solveLinearised(b *ModalBody, h float64, lb mgl64.Vec3) error {
+	st := &b.step
+	r := e.r
+	b.setMidpoint(h, st.wbar, st.zdbar)
+	for k := 0; k < r; k++ {
+		e.rhs[k] = e.base[k] + 0.5*h*st.gqv[k]
+	}
+	copy(e.y, e.rhs)
+	cholSolve(e.chol, e.y, r)
+	for i := 0; i < 3; i++ {
+		for l, s := range st.sbar {
+			e.col[l] = s[i]
+		}
+		cholSolve(e.chol, e.col, r)
+		for l := range e.w {
+			e.w[l][i] = e.col[l]
+		}
+	}
+	schur := st.jbar
+	var c mgl64.Vec3
+	for l, s := range st.sbar {
+		schur = schur.Sub(outer(s, e.w[l]))
+		c = c.Add(s.Mul(e.y[l]))
+	}
+	gInv, ok := inverse3(symmetric3(schur))
+	if !ok {
+		return fmt.Errorf("deform: ModalBody.PredictVelocity: the rotational mass is singular (inertia %v)", st.jbar)
+	}
+	st.mbar = midpointMomentum(lb, c, gInv, h)
+	st.gInv = gInv
+	e.wbar = gInv.Mul3x1(st.mbar.Sub(c))
+	for k := 0; k < r; k++ {
+		e.next[k] = e.y[k] - e.w[k].Dot(e.wbar)
 	}
 	return nil
 }
