@@ -48,7 +48,7 @@ type ModalBody struct {
 	alpha, beta float64      // Rayleigh damping
 	j0          mgl64.Mat3   // Σ m [x̄]×ᵀ[x̄]×
 	j1          []mgl64.Mat3 // J_k = Σ m (2 x̄·Φ_k I − x̄Φ_kᵀ − Φ_k x̄ᵀ)
-	c2          []mgl64.Mat3 // C_kl, r × r
+	c2          []sym3       // the symmetric parts of C_kl, r × r
 	s0          []mgl64.Vec3 // Σ m x̄ × Φ_l (zero for mean-axis modes; kept for exactness)
 	s1          []mgl64.Vec3 // s_kl, r × r
 	nv          int
@@ -141,7 +141,7 @@ func newModalBody(fn string, m *TetMesh, mass []float64, modes *Modes, alpha, be
 func (b *ModalBody) precompute(fn string, mass []float64) error {
 	r := b.r
 	b.j1 = make([]mgl64.Mat3, r)
-	b.c2 = make([]mgl64.Mat3, r*r)
+	b.c2 = make([]sym3, r*r)
 	b.s0 = make([]mgl64.Vec3, r)
 	b.s1 = make([]mgl64.Vec3, r*r)
 	lin := make([]mgl64.Vec3, r)
@@ -157,7 +157,7 @@ func (b *ModalBody) precompute(fn string, mass []float64) error {
 			b.s0[k] = b.s0[k].Add(x.Cross(pk).Mul(q))
 			for l := 0; l < r; l++ {
 				pl := b.modeAt(a, l)
-				b.c2[k*r+l] = b.c2[k*r+l].Add(outer(pk, pl).Mul(q))
+				b.c2[k*r+l].addOuter(pk, pl, q)
 				b.s1[k*r+l] = b.s1[k*r+l].Add(pk.Cross(pl).Mul(q))
 			}
 		}
@@ -174,7 +174,7 @@ func (b *ModalBody) precompute(fn string, mass []float64) error {
 			if k == l {
 				want = 1
 			}
-			if g := trace3(b.c2[k*r+l]); math.Abs(g-want) > meanAxisTolerance {
+			if g := b.c2[k*r+l].trace(); math.Abs(g-want) > meanAxisTolerance {
 				return fmt.Errorf("deform: %s modes.Shapes[%d]: not mass-orthonormal (φ%dᵀMφ%d = %.3g)", fn, k, k, l, g)
 			}
 		}
@@ -194,13 +194,13 @@ func (b *ModalBody) updateConfiguration() {
 	b.inertia = b.configurationAt(b.z, b.step.bk, b.sCols)
 }
 
-// configurationAt returns J(z) and writes the columns of S(z) into sCols and the matrices
-// B_k = Σ_l z_l C_kl into bk, which both J's quadratic term, Σ_k z_k (tr B_k I − B_k), and the
-// centrifugal loads (quadraticForces) are made of.
-func (b *ModalBody) configurationAt(z []float64, bk []mgl64.Mat3, sCols []mgl64.Vec3) mgl64.Mat3 {
+// configurationAt returns J(z) and writes the columns of S(z) into sCols and the symmetric parts
+// of B_k = Σ_l z_l C_kl into bk, which both J's quadratic term, Σ_k z_k (tr B_k I − B_k), and the
+// centrifugal loads (quadraticForces) are made of (neither sees B_k's antisymmetric part).
+func (b *ModalBody) configurationAt(z []float64, bk []sym3, sCols []mgl64.Vec3) mgl64.Mat3 {
 	r := b.r
 	for k := 0; k < r; k++ {
-		var acc mgl64.Mat3
+		var acc sym3
 		row := b.c2[k*r : (k+1)*r]
 		for l, zl := range z[:r] {
 			if zl == 0 {
@@ -219,13 +219,19 @@ func (b *ModalBody) configurationAt(z []float64, bk []mgl64.Mat3, sCols []mgl64.
 			continue
 		}
 		jk, bq := &b.j1[k], &bk[k]
-		t := zk * trace3(*bq)
 		for i := range jm {
-			jm[i] += zk * (jk[i] - bq[i])
+			jm[i] += zk * jk[i]
 		}
-		jm[0] += t
-		jm[4] += t
-		jm[8] += t
+		t := zk * bq.trace()
+		jm[0] += t - zk*bq[0]
+		jm[4] += t - zk*bq[1]
+		jm[8] += t - zk*bq[2]
+		jm[1] -= zk * bq[3]
+		jm[3] -= zk * bq[3]
+		jm[2] -= zk * bq[4]
+		jm[6] -= zk * bq[4]
+		jm[5] -= zk * bq[5]
+		jm[7] -= zk * bq[5]
 	}
 	for l := 0; l < r; l++ {
 		s := b.s0[l]
@@ -248,11 +254,11 @@ func (b *ModalBody) configurationAt(z []float64, bk []mgl64.Mat3, sCols []mgl64.
 //
 //	g_k = ½ ω_bᵀ (∂J/∂z_k) ω_b + ω_bᵀ (∂S/∂z_k) ż
 //	    = ½ ω_bᵀ J_k ω_b + tr B_k |ω_b|² − ω_bᵀ B_k ω_b + ω_b · Σ_l s_kl ż_l.
-func (b *ModalBody) quadraticForces(bk []mgl64.Mat3, wb mgl64.Vec3, zd, dst []float64) {
+func (b *ModalBody) quadraticForces(bk []sym3, wb mgl64.Vec3, zd, dst []float64) {
 	r := b.r
 	w2 := wb.Dot(wb)
 	for k := 0; k < r; k++ {
-		f := 0.5*quadForm(&b.j1[k], wb) + trace3(bk[k])*w2 - quadForm(&bk[k], wb)
+		f := 0.5*quadForm(&b.j1[k], wb) + bk[k].trace()*w2 - bk[k].quadForm(wb)
 		var sz mgl64.Vec3
 		row := b.s1[k*r : (k+1)*r]
 		for l, v := range zd[:r] {
@@ -270,6 +276,27 @@ func (b *ModalBody) quadraticForces(bk []mgl64.Mat3, wb mgl64.Vec3, zd, dst []fl
 // quadForm returns vᵀ m v.
 func quadForm(m *mgl64.Mat3, v mgl64.Vec3) float64 {
 	return v[0]*(m[0]*v[0]+m[3]*v[1]+m[6]*v[2]) + v[1]*(m[1]*v[0]+m[4]*v[1]+m[7]*v[2]) + v[2]*(m[2]*v[0]+m[5]*v[1]+m[8]*v[2])
+}
+
+// sym3 is a symmetric 3 × 3 matrix by its entries xx, yy, zz, xy, xz, yz.
+type sym3 [6]float64
+
+// addOuter adds q (a bᵀ + b aᵀ)/2, the symmetric part of q a bᵀ.
+func (m *sym3) addOuter(a, b mgl64.Vec3, q float64) {
+	m[0] += q * a[0] * b[0]
+	m[1] += q * a[1] * b[1]
+	m[2] += q * a[2] * b[2]
+	m[3] += 0.5 * q * (a[0]*b[1] + a[1]*b[0])
+	m[4] += 0.5 * q * (a[0]*b[2] + a[2]*b[0])
+	m[5] += 0.5 * q * (a[1]*b[2] + a[2]*b[1])
+}
+
+// trace returns the trace of m.
+func (m *sym3) trace() float64 { return m[0] + m[1] + m[2] }
+
+// quadForm returns vᵀ m v.
+func (m *sym3) quadForm(v mgl64.Vec3) float64 {
+	return m[0]*v[0]*v[0] + m[1]*v[1]*v[1] + m[2]*v[2]*v[2] + 2*(m[3]*v[0]*v[1]+m[4]*v[0]*v[2]+m[5]*v[1]*v[2])
 }
 
 // DoFs returns the size of the generalised velocity, 6 + r.

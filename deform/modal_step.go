@@ -102,7 +102,7 @@ type modalStep struct {
 	sbar  []mgl64.Vec3
 	wbar  mgl64.Vec3
 	zdbar []float64
-	bk    []mgl64.Mat3
+	bk    []sym3
 	next  []float64 // the new iterate's modal velocity
 }
 
@@ -110,7 +110,7 @@ func (s *modalStep) init(r int) {
 	s.pi, s.gqv = make([]float64, r), make([]float64, r)
 	s.rhs, s.a = make([]float64, r), make([]float64, r)
 	s.zbar, s.zdbar, s.next = make([]float64, r), make([]float64, r), make([]float64, r)
-	s.sbar, s.bk = make([]mgl64.Vec3, r), make([]mgl64.Mat3, r)
+	s.sbar, s.bk = make([]mgl64.Vec3, r), make([]sym3, r)
 }
 
 // midpointIterations bounds the Newton iterations of the midpoint momentum.
