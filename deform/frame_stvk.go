@@ -36,17 +36,20 @@ const rigidStrainFraction = 1e-10
 // energy changes by pᵀq̇ less the damping — holds for the quartic StVK energy as it does for the
 // quadratic one (for which F is Ω² z̄ and the step is ModalBody's). The modal rows
 //
-//	Sᵀ ω̄_b + ż̄ + (h/2)(F(ż̄) + D ż̄) = π + (h/2) g_qv
+//	S̄ᵀ ω̄_b + ż̄ + (h/2)(F(ż̄) + D ż̄) = π + (h/2) ḡ
 //
-// are nonlinear in ż̄; Newton's method linearises them at ż̄_i with the tangent
-// H = ∂F/∂ż̄ = (h/3) K̃(z̄) + (h/6) K̃(z + h ż̄), giving ModalBody's linear step with the diagonal
-// A replaced by the dense symmetric A = I + (h/2)(D + H) and the right-hand side
-// π + (h/2)(g_qv − F(ż̄_i) − D ż̄_i + (D + H) ż̄_i). Each iteration solves that step exactly
-// (Cholesky of A, the 3 × 3 Schur complement J − S A⁻¹ Sᵀ and the midpoint-momentum Newton
-// iteration for the rotation), from ż̄_0 = ż.
+// (S̄ and ḡ at the midpoint, as ModalBody's) are nonlinear in ż̄; Newton's method linearises F at
+// ż̄_i with the tangent H = ∂F/∂ż̄ = (h/3) K̃(z̄) + (h/6) K̃(z + h ż̄), giving ModalBody's step with
+// the diagonal A replaced by the dense symmetric A = I + (h/2)(D + H) and the right-hand side
+// π + (h/2)(ḡ − F(ż̄_i) − D ż̄_i + (D + H) ż̄_i). Each Newton step solves that linearised step as
+// ModalBody's is solved — its midpoint configuration by the fixed-point iteration of
+// modal_step.go, each iterate exactly (Cholesky of A, the 3 × 3 Schur complement
+// J̄ − S̄ A⁻¹ S̄ᵀ and the midpoint-momentum Newton iteration for the rotation) — from ż̄_0 = ż.
+// The configuration's iterations cost O(r²) each, the force's linearisation O(r⁴), so the
+// configuration is settled inside each Newton step rather than by further Newton steps.
 //
 // The effective mass is that of the last linearisation, at the contact-free solution:
-// M_eff = diag(m I₃, 2 T [J S; Sᵀ A] Tᵀ), and StepVelocity is the linearised step's q̇ᴾ +
+// M_eff = diag(m I₃, 2 T [J̄ S̄; S̄ᵀ A] Tᵀ), and StepVelocity is the linearised step's q̇ᴾ +
 // M_eff⁻¹ p. The contact solve thus sees the step's response to an impulse to first order in the
 // impulse; Advance then takes the true force F at the velocity moved with, so the energy identity
 // above is exact for the end-of-step momenta whatever the solve did, and only the end velocity's
