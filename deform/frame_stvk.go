@@ -199,8 +199,11 @@ func (e *frameStVK) predict(b *ModalBody, h float64, lb mgl64.Vec3) error {
 		if !e.factor() {
 			return fmt.Errorf("deform: ModalBody.PredictVelocity: the step's modal mass is not finite")
 		}
-		// The midpoint configuration for this linearisation of the force (modal_step.go).
-		last := math.Inf(1)
+		// The midpoint configuration for this linearisation of the force (modal_step.go). While
+		// the force's linearisation is far off, settling the configuration for it is wasted: the
+		// n-th Newton step iterates it at most 2ⁿ⁻¹ times, and the Newton iteration ends only
+		// with the configuration settled.
+		settled, last := false, math.Inf(1)
 		for in := 0; in < configIterations; in++ {
 			if err := e.solveLinearised(b, h, lb); err != nil {
 				return err
@@ -210,6 +213,10 @@ func (e *frameStVK) predict(b *ModalBody, h float64, lb mgl64.Vec3) error {
 				return fmt.Errorf("deform: ModalBody.PredictVelocity: Newton iterate not finite")
 			}
 			if change <= configTolerance*math.Max(size, floor) || (in > 0 && change >= last) {
+				settled = true
+				break
+			}
+			if in+1 >= 1<<it {
 				break
 			}
 			last = change
@@ -219,7 +226,7 @@ func (e *frameStVK) predict(b *ModalBody, h float64, lb mgl64.Vec3) error {
 			change = math.Max(change, math.Abs(e.next[k]-e.lin[k]))
 			size = math.Max(size, math.Abs(e.next[k]))
 		}
-		if change <= frameNewtonTolerance*math.Max(size, floor) {
+		if settled && change <= frameNewtonTolerance*math.Max(size, floor) {
 			break
 		}
 		if it+1 < frameNewtonIterations {

@@ -199,51 +199,44 @@ func (b *ModalBody) updateConfiguration() {
 // centrifugal loads (quadraticForces) are made of (neither sees B_k's antisymmetric part).
 func (b *ModalBody) configurationAt(z []float64, bk []sym3, sCols []mgl64.Vec3) mgl64.Mat3 {
 	r := b.r
-	for k := 0; k < r; k++ {
+	z = z[:r]
+	sCols = sCols[:r]
+	copy(sCols, b.s0)
+	jm := b.j0
+	for k, zk := range z {
+		// One pass over row k of the coefficients: B_k = Σ_l z_l C_kl and z_k's share of every
+		// column of S, s_l += z_k s_kl.
 		var acc sym3
-		row := b.c2[k*r : (k+1)*r]
-		for l, zl := range z[:r] {
-			if zl == 0 {
-				continue
-			}
-			c := &row[l]
-			for i := range acc {
-				acc[i] += zl * c[i]
-			}
+		crow := b.c2[k*r : (k+1)*r]
+		srow := b.s1[k*r : (k+1)*r]
+		for l, zl := range z {
+			c := &crow[l]
+			acc[0] += zl * c[0]
+			acc[1] += zl * c[1]
+			acc[2] += zl * c[2]
+			acc[3] += zl * c[3]
+			acc[4] += zl * c[4]
+			acc[5] += zl * c[5]
+			sv, sc := &srow[l], &sCols[l]
+			sc[0] += zk * sv[0]
+			sc[1] += zk * sv[1]
+			sc[2] += zk * sv[2]
 		}
 		bk[k] = acc
-	}
-	jm := b.j0
-	for k, zk := range z[:r] {
-		if zk == 0 {
-			continue
-		}
-		jk, bq := &b.j1[k], &bk[k]
+		jk := &b.j1[k]
 		for i := range jm {
 			jm[i] += zk * jk[i]
 		}
-		t := zk * bq.trace()
-		jm[0] += t - zk*bq[0]
-		jm[4] += t - zk*bq[1]
-		jm[8] += t - zk*bq[2]
-		jm[1] -= zk * bq[3]
-		jm[3] -= zk * bq[3]
-		jm[2] -= zk * bq[4]
-		jm[6] -= zk * bq[4]
-		jm[5] -= zk * bq[5]
-		jm[7] -= zk * bq[5]
-	}
-	for l := 0; l < r; l++ {
-		s := b.s0[l]
-		for k, zk := range z[:r] {
-			if zk != 0 {
-				c := &b.s1[k*r+l]
-				s[0] += zk * c[0]
-				s[1] += zk * c[1]
-				s[2] += zk * c[2]
-			}
-		}
-		sCols[l] = s
+		t := zk * acc.trace()
+		jm[0] += t - zk*acc[0]
+		jm[4] += t - zk*acc[1]
+		jm[8] += t - zk*acc[2]
+		jm[1] -= zk * acc[3]
+		jm[3] -= zk * acc[3]
+		jm[2] -= zk * acc[4]
+		jm[6] -= zk * acc[4]
+		jm[5] -= zk * acc[5]
+		jm[7] -= zk * acc[5]
 	}
 	return symmetric3(jm)
 }
@@ -262,12 +255,10 @@ func (b *ModalBody) quadraticForces(bk []sym3, wb mgl64.Vec3, zd, dst []float64)
 		var sz mgl64.Vec3
 		row := b.s1[k*r : (k+1)*r]
 		for l, v := range zd[:r] {
-			if v != 0 {
-				c := &row[l]
-				sz[0] += v * c[0]
-				sz[1] += v * c[1]
-				sz[2] += v * c[2]
-			}
+			c := &row[l]
+			sz[0] += v * c[0]
+			sz[1] += v * c[1]
+			sz[2] += v * c[2]
 		}
 		dst[k] = f + wb.Dot(sz)
 	}
