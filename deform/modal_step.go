@@ -72,10 +72,9 @@ import (
 // ½ q̇ᵀMq̇ + ½ zᵀΩ²z over the step is pᵀq̇ − h ż̄ᵀ D ż̄ (exactly for a constant M, to O(h³) per step
 // for M(z), below), and the translation's semi-implicit Euler loses a further |p_v + m h g|²/(2m).
 // A contact impulse does no positive work on the velocity it constrains (non-penetration, maximal
-// dissipation), so contact cannot add energy.
-// The midpoint rule makes a stiff mode's contact elastic (an impulse that stops the midpoint
-// velocity reverses the end-of-step one), as an undamped elastic body is; Rayleigh damping and
-// friction take the energy out.
+// dissipation), so contact cannot add energy. The midpoint rule makes a stiff mode's contact
+// elastic (an impulse that stops the midpoint velocity reverses the end-of-step one), as an
+// undamped elastic body is; Rayleigh damping and friction take the energy out.
 //
 // Advance moves the frame and the modes by h times the (constrained) velocity — the orientation by
 // the Cayley map of h ω̄_b — and sets the end-of-step momenta: L plus the angular impulse, and
