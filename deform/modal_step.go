@@ -212,14 +212,28 @@ func (b *ModalBody) predictLinear(h float64, lb mgl64.Vec3) error {
 	last := math.Inf(1)
 	for it := 0; it < configIterations; it++ {
 		b.setMidpoint(h, st.wbar, st.zdbar)
-		schur := st.jbar
+		// J̄ − S̄ A⁻¹ S̄ᵀ, accumulated by its six entries, and S̄ A⁻¹ rhs.
+		var ss sym3
 		var c mgl64.Vec3
 		for k, s := range st.sbar {
 			st.rhs[k] = st.pi[k] + 0.5*h*(st.gqv[k]-b.omega2[k]*b.z[k])
 			ia := 1 / st.a[k]
-			schur = schur.Sub(outer(s, s).Mul(ia))
-			c = c.Add(s.Mul(st.rhs[k] * ia))
+			ss.addOuter(s, s, ia)
+			f := st.rhs[k] * ia
+			c[0] += f * s[0]
+			c[1] += f * s[1]
+			c[2] += f * s[2]
 		}
+		schur := st.jbar
+		schur[0] -= ss[0]
+		schur[4] -= ss[1]
+		schur[8] -= ss[2]
+		schur[1] -= ss[3]
+		schur[3] -= ss[3]
+		schur[2] -= ss[4]
+		schur[6] -= ss[4]
+		schur[5] -= ss[5]
+		schur[7] -= ss[5]
 		gInv, ok := inverse3(symmetric3(schur))
 		if !ok {
 			return fmt.Errorf("deform: ModalBody.PredictVelocity: the rotational mass is singular (inertia %v)", st.jbar)
