@@ -36,17 +36,20 @@ const rigidStrainFraction = 1e-10
 // energy changes by pᵀq̇ less the damping — holds for the quartic StVK energy as it does for the
 // quadratic one (for which F is Ω² z̄ and the step is ModalBody's). The modal rows
 //
-//	Sᵀ ω̄_b + ż̄ + (h/2)(F(ż̄) + D ż̄) = π + (h/2) g_qv
+//	S̄ᵀ ω̄_b + ż̄ + (h/2)(F(ż̄) + D ż̄) = π + (h/2) ḡ
 //
-// are nonlinear in ż̄; Newton's method linearises them at ż̄_i with the tangent
-// H = ∂F/∂ż̄ = (h/3) K̃(z̄) + (h/6) K̃(z + h ż̄), giving ModalBody's linear step with the diagonal
-// A replaced by the dense symmetric A = I + (h/2)(D + H) and the right-hand side
-// π + (h/2)(g_qv − F(ż̄_i) − D ż̄_i + (D + H) ż̄_i). Each iteration solves that step exactly
-// (Cholesky of A, the 3 × 3 Schur complement J − S A⁻¹ Sᵀ and the midpoint-momentum Newton
-// iteration for the rotation), from ż̄_0 = ż.
+// (S̄ and ḡ at the midpoint, as ModalBody's) are nonlinear in ż̄; Newton's method linearises F at
+// ż̄_i with the tangent H = ∂F/∂ż̄ = (h/3) K̃(z̄) + (h/6) K̃(z + h ż̄), giving ModalBody's step with
+// the diagonal A replaced by the dense symmetric A = I + (h/2)(D + H) and the right-hand side
+// π + (h/2)(ḡ − F(ż̄_i) − D ż̄_i + (D + H) ż̄_i). Each Newton step solves that linearised step as
+// ModalBody's is solved — its midpoint configuration by the fixed-point iteration of
+// modal_step.go, each iterate exactly (Cholesky of A, the 3 × 3 Schur complement
+// J̄ − S̄ A⁻¹ S̄ᵀ and the midpoint-momentum Newton iteration for the rotation) — from ż̄_0 = ż.
+// The configuration's iterations cost O(r²) each, the force's linearisation O(r⁴), so the
+// configuration is settled inside each Newton step rather than by further Newton steps.
 //
 // The effective mass is that of the last linearisation, at the contact-free solution:
-// M_eff = diag(m I₃, 2 T [J S; Sᵀ A] Tᵀ), and StepVelocity is the linearised step's q̇ᴾ +
+// M_eff = diag(m I₃, 2 T [J̄ S̄; S̄ᵀ A] Tᵀ), and StepVelocity is the linearised step's q̇ᴾ +
 // M_eff⁻¹ p. The contact solve thus sees the step's response to an impulse to first order in the
 // impulse; Advance then takes the true force F at the velocity moved with, so the energy identity
 // above is exact for the end-of-step momenta whatever the solve did, and only the end velocity's
@@ -64,6 +67,8 @@ type frameStVK struct {
 	lin, next  []float64    // the linearisation point and its step's modal velocity
 	a, chol    []float64    // A and its Cholesky factor
 	rhs, y     []float64    // the linearised right-hand side and A⁻¹ rhs
+	base       []float64    // rhs less (h/2) g_qv
+	wbar       mgl64.Vec3   // the linearised step's ω̄_b
 	w          []mgl64.Vec3 // row k of A⁻¹ Sᵀ
 	col        []float64    // solve scratch
 }
@@ -116,7 +121,7 @@ func NewFrameStVKBody(m *TetMesh, mat Material, mass []float64, basis [][]float6
 	e := &frameStVK{model: &own, r: r}
 	vec := func() []float64 { return make([]float64, r) }
 	e.f0, e.fm, e.f1, e.zm, e.z1, e.force = vec(), vec(), vec(), vec(), vec(), vec()
-	e.lin, e.next, e.rhs, e.y, e.col = vec(), vec(), vec(), vec(), vec()
+	e.lin, e.next, e.rhs, e.y, e.col, e.base = vec(), vec(), vec(), vec(), vec(), vec()
 	e.km, e.k1, e.a, e.chol = make([]float64, r*r), make([]float64, r*r), make([]float64, r*r), make([]float64, r*r)
 	e.w = make([]mgl64.Vec3, r)
 	e.damp = make([]float64, r*r)
@@ -189,50 +194,85 @@ func (e *frameStVK) predict(b *ModalBody, h float64, lb mgl64.Vec3) error {
 				e.a[k*r+l] = 0.5 * h * d
 			}
 			e.a[k*r+k]++
-			e.rhs[k] = st.pi[k] + 0.5*h*(st.gqv[k]-e.force[k]+hl)
+			e.base[k] = st.pi[k] + 0.5*h*(hl-e.force[k])
 		}
 		if !e.factor() {
 			return fmt.Errorf("deform: ModalBody.PredictVelocity: the step's modal mass is not finite")
 		}
-		copy(e.y, e.rhs)
-		cholSolve(e.chol, e.y, r)
-		for i := 0; i < 3; i++ {
-			for l, s := range b.sCols {
-				e.col[l] = s[i]
+		// The midpoint configuration for this linearisation of the force (modal_step.go). While
+		// the force's linearisation is far off, settling the configuration for it is wasted: the
+		// n-th Newton step iterates it at most 2ⁿ⁻¹ times, and the Newton iteration ends only
+		// with the configuration settled.
+		settled, last := false, math.Inf(1)
+		for in := 0; in < configIterations; in++ {
+			if err := e.solveLinearised(b, h, lb); err != nil {
+				return err
 			}
-			cholSolve(e.chol, e.col, r)
-			for l := range e.w {
-				e.w[l][i] = e.col[l]
+			change, size := b.midpointChange(e.wbar, e.next)
+			if !finite(change) {
+				return fmt.Errorf("deform: ModalBody.PredictVelocity: Newton iterate not finite")
 			}
+			if change <= configTolerance*math.Max(size, floor) || (in > 0 && change >= last) {
+				settled = true
+				break
+			}
+			if in+1 >= 1<<it {
+				break
+			}
+			last = change
 		}
-		schur := b.inertia
-		var c mgl64.Vec3
-		for l, s := range b.sCols {
-			schur = schur.Sub(outer(s, e.w[l]))
-			c = c.Add(s.Mul(e.y[l]))
-		}
-		gInv, ok := inverse3(symmetric3(schur))
-		if !ok {
-			return fmt.Errorf("deform: ModalBody.PredictVelocity: the rotational mass is singular (inertia %v)", b.inertia)
-		}
-		st.mbar = midpointMomentum(lb, c, gInv, h)
-		st.gInv = gInv
-		wbar := gInv.Mul3x1(st.mbar.Sub(c))
 		change, size := 0.0, 0.0
 		for k := 0; k < r; k++ {
-			e.next[k] = e.y[k] - e.w[k].Dot(wbar)
 			change = math.Max(change, math.Abs(e.next[k]-e.lin[k]))
 			size = math.Max(size, math.Abs(e.next[k]))
 		}
-		if !finite(change) {
-			return fmt.Errorf("deform: ModalBody.PredictVelocity: Newton iterate not finite")
-		}
-		if change <= frameNewtonTolerance*math.Max(size, floor) {
+		if settled && change <= frameNewtonTolerance*math.Max(size, floor) {
 			break
 		}
 		if it+1 < frameNewtonIterations {
 			copy(e.lin, e.next)
 		}
+	}
+	return nil
+}
+
+// solveLinearised solves the step linearised at e.lin (A factored, e.base its right-hand side
+// without g_qv) with M and g_qv at the midpoint of the last iterate (st.wbar, st.zdbar), leaving
+// the right-hand side, A⁻¹ rhs, A⁻¹ S̄ᵀ, the inverse Schur complement and the midpoint momentum
+// for stepVelocity, and the solution's ω̄_b and ż̄ in e.wbar and e.next.
+func (e *frameStVK) solveLinearised(b *ModalBody, h float64, lb mgl64.Vec3) error {
+	st := &b.step
+	r := e.r
+	b.setMidpoint(h, st.wbar, st.zdbar)
+	for k := 0; k < r; k++ {
+		e.rhs[k] = e.base[k] + 0.5*h*st.gqv[k]
+	}
+	copy(e.y, e.rhs)
+	cholSolve(e.chol, e.y, r)
+	for i := 0; i < 3; i++ {
+		for l, s := range st.sbar {
+			e.col[l] = s[i]
+		}
+		cholSolve(e.chol, e.col, r)
+		for l := range e.w {
+			e.w[l][i] = e.col[l]
+		}
+	}
+	schur := st.jbar
+	var c mgl64.Vec3
+	for l, s := range st.sbar {
+		schur = schur.Sub(outer(s, e.w[l]))
+		c = c.Add(s.Mul(e.y[l]))
+	}
+	gInv, ok := inverse3(symmetric3(schur))
+	if !ok {
+		return fmt.Errorf("deform: ModalBody.PredictVelocity: the rotational mass is singular (inertia %v)", st.jbar)
+	}
+	st.mbar = midpointMomentum(lb, c, gInv, h)
+	st.gInv = gInv
+	e.wbar = gInv.Mul3x1(st.mbar.Sub(c))
+	for k := 0; k < r; k++ {
+		e.next[k] = e.y[k] - e.w[k].Dot(e.wbar)
 	}
 	return nil
 }
@@ -280,7 +320,7 @@ func (e *frameStVK) stepVelocity(b *ModalBody, v, m mgl64.Vec3, p, dst []float64
 		}
 		cholSolve(e.chol, y, e.r)
 	}
-	for k, s := range b.sCols {
+	for k, s := range b.step.sbar {
 		m = m.Sub(s.Mul(y[k]))
 	}
 	wbar := b.step.gInv.Mul3x1(m)

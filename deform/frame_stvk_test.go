@@ -190,19 +190,29 @@ func TestFrameStVKMatchesLinearAtSmallAmplitude(t *testing.T) {
 	}
 }
 
+// frozenMidpoint is the contact-free solution of a step that the impulse runs of nonlinearStep
+// keep, as the step does: the midpoint momentum m̄, and the midpoint velocity (ω̄_b, ż̄) at which
+// M(z̄) and g_qv are taken.
+type frozenMidpoint struct {
+	mbar, wbar mgl64.Vec3
+	zdbar      []float64
+}
+
 // nonlinearStep solves the StVK body's step equations for the generalised impulse p independently
-// of its step code (frame_stvk.go): Newton's method with a finite-difference Jacobian (gonum's LU)
-// on the unknowns (ω̄_b, ż̄) of
+// of its step code (frame_stvk.go, modal_step.go): Newton's method with a finite-difference
+// Jacobian (gonum's LU) on the unknowns (ω̄_b, ż̄) of
 //
-//	J ω̄_b + S ż̄ = m̄ + ½ Rᵀ p_ω,
-//	Sᵀ ω̄_b + ż̄ + (h/2)(F(ż̄) + D ż̄) = π + (h/2) g_qv + ½ p_z,
+//	J(z̄) ω̄_b + S(z̄) ż̄ = m̄ + ½ Rᵀ p_ω,
+//	S(z̄)ᵀ ω̄_b + ż̄ + (h/2)(F(ż̄) + D ż̄) = π + (h/2) g_qv(z̄, ω̄_b, ż̄) + ½ p_z,   z̄ = z + (h/2) ż̄,
 //
-// with π = Sᵀ ω_b + ż from the state, F the mean of g̃ over the step's segment by 5-point
-// Gauss–Legendre quadrature, D = α I + β K̃(0), and m̄ the contact-free midpoint momentum, found
-// with the rest when p is nil (m̄ = L_b + (h/2) m̄ × ω̄_b) and returned for the impulse runs,
-// which freeze it as the step does. g_qv is the step's explicit start-of-step force.
-func nonlinearStep(t *testing.T, b *ModalBody, h float64, g mgl64.Vec3, alpha, beta float64, p []float64, mbar *mgl64.Vec3, dst []float64) {
+// with π = Sᵀ ω_b + ż from the state, J, S and g_qv summed over f's mesh (meshKinetics), F the
+// mean of g̃ over the step's segment by 5-point Gauss–Legendre quadrature, D = α I + β K̃(0), and
+// m̄ the midpoint momentum, found with the rest when p is nil (m̄ = L_b + (h/2) m̄ × ω̄_b) and
+// returned in fr with the midpoint velocity; the impulse runs freeze m̄, and M and g_qv at fr's
+// midpoint, as the step does.
+func nonlinearStep(t *testing.T, f *frameFixture, h float64, g mgl64.Vec3, alpha, beta float64, p []float64, fr *frozenMidpoint, dst []float64) {
 	t.Helper()
+	b := f.body
 	r := b.r
 	rt := b.rotation.Transpose()
 	wb := rt.Mul3x1(b.angularVel)
@@ -219,10 +229,22 @@ func nonlinearStep(t *testing.T, b *ModalBody, h float64, g mgl64.Vec3, alpha, b
 	}
 	gl := [5][2]float64{{0, 128.0 / 225}, {-0.5384693101056831, 0.4786286704993665}, {0.5384693101056831, 0.4786286704993665},
 		{-0.9061798459386640, 0.2369268850561891}, {0.9061798459386640, 0.2369268850561891}}
-	zq, fq := make([]float64, r), make([]float64, r)
+	zq, fq, zbar := make([]float64, r), make([]float64, r), make([]float64, r)
 	free := p == nil
 	if free {
 		p = make([]float64, 6+r)
+	}
+	midpoint := func(zd []float64) []float64 {
+		for k := range zbar {
+			zbar[k] = b.z[k] + 0.5*h*zd[k]
+		}
+		return zbar
+	}
+	var jf mgl64.Mat3
+	var sf []mgl64.Vec3
+	var gf []float64
+	if !free {
+		jf, sf, gf = meshKinetics(f.mesh, f.mass, f.basis, midpoint(fr.zdbar), fr.wbar, fr.zdbar)
 	}
 	pw := rt.Mul3x1(mgl64.Vec3{p[3], p[4], p[5]}).Mul(0.5)
 	n := 3 + r
@@ -232,14 +254,16 @@ func nonlinearStep(t *testing.T, b *ModalBody, h float64, g mgl64.Vec3, alpha, b
 	residual := func(x, res []float64) {
 		w := mgl64.Vec3{x[0], x[1], x[2]}
 		zdb := x[3 : 3+r]
-		m := *mbar
+		m := fr.mbar
+		jm, sm, gq := jf, sf, gf
 		if free {
 			m = mgl64.Vec3{x[3+r], x[4+r], x[5+r]}
 			gyro := m.Sub(lb).Sub(m.Cross(w).Mul(h / 2))
 			res[3+r], res[4+r], res[5+r] = gyro[0], gyro[1], gyro[2]
+			jm, sm, gq = meshKinetics(f.mesh, f.mass, f.basis, midpoint(zdb), w, zdb)
 		}
-		rot := b.inertia.Mul3x1(w).Sub(m).Sub(pw)
-		for k, s := range b.sCols {
+		rot := jm.Mul3x1(w).Sub(m).Sub(pw)
+		for k, s := range sm {
 			rot = rot.Add(s.Mul(zdb[k]))
 		}
 		res[0], res[1], res[2] = rot[0], rot[1], rot[2]
@@ -255,12 +279,12 @@ func nonlinearStep(t *testing.T, b *ModalBody, h float64, g mgl64.Vec3, alpha, b
 				favg[k] += 0.5 * q[1] * fq[k]
 			}
 		}
-		for k, s := range b.sCols {
+		for k, s := range sm {
 			d := alpha * zdb[k]
 			for l := 0; l < r; l++ {
 				d += beta * kt[k*r+l] * zdb[l]
 			}
-			res[3+k] = s.Dot(w) + zdb[k] + 0.5*h*(favg[k]+d) - pi[k] - 0.5*h*b.step.gqv[k] - 0.5*p[6+k]
+			res[3+k] = s.Dot(w) + zdb[k] + 0.5*h*(favg[k]+d) - pi[k] - 0.5*h*gq[k] - 0.5*p[6+k]
 		}
 	}
 	x := make([]float64, n)
@@ -296,7 +320,9 @@ func nonlinearStep(t *testing.T, b *ModalBody, h float64, g mgl64.Vec3, alpha, b
 		}
 	}
 	if free {
-		*mbar = mgl64.Vec3{x[3+r], x[4+r], x[5+r]}
+		fr.mbar = mgl64.Vec3{x[3+r], x[4+r], x[5+r]}
+		fr.wbar = mgl64.Vec3{x[0], x[1], x[2]}
+		fr.zdbar = append([]float64(nil), x[3:3+r]...)
 	}
 	v := b.velocity.Add(g.Mul(h)).Add(mgl64.Vec3{p[0], p[1], p[2]}.Mul(1 / b.mass))
 	w := b.rotation.Mul3x1(mgl64.Vec3{x[0], x[1], x[2]})
@@ -331,9 +357,9 @@ func TestFrameStVKRespondsThroughEffectiveMass(t *testing.T) {
 	if err := b.PredictVelocity(h, g, qp); err != nil {
 		t.Fatal(err)
 	}
-	var mbar mgl64.Vec3
+	var fr frozenMidpoint
 	ref := make([]float64, n)
-	nonlinearStep(t, b, h, g, alpha, beta, nil, &mbar, ref)
+	nonlinearStep(t, f, h, g, alpha, beta, nil, &fr, ref)
 	norm := 0.0
 	for i := range ref {
 		norm = math.Max(norm, math.Abs(ref[i]))
@@ -379,9 +405,9 @@ func TestFrameStVKRespondsThroughEffectiveMass(t *testing.T) {
 		eps := 1e-4 * scale
 		clear(p)
 		p[j] = eps
-		nonlinearStep(t, b, h, g, alpha, beta, p, &mbar, qa)
+		nonlinearStep(t, f, h, g, alpha, beta, p, &fr, qa)
 		p[j] = -eps
-		nonlinearStep(t, b, h, g, alpha, beta, p, &mbar, qb)
+		nonlinearStep(t, f, h, g, alpha, beta, p, &fr, qb)
 		var want mat.VecDense
 		e := mat.NewVecDense(n, nil)
 		e.SetVec(j, 1)

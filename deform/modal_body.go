@@ -48,7 +48,7 @@ type ModalBody struct {
 	alpha, beta float64      // Rayleigh damping
 	j0          mgl64.Mat3   // Σ m [x̄]×ᵀ[x̄]×
 	j1          []mgl64.Mat3 // J_k = Σ m (2 x̄·Φ_k I − x̄Φ_kᵀ − Φ_k x̄ᵀ)
-	c2          []mgl64.Mat3 // C_kl, r × r
+	c2          []sym3       // the symmetric parts of C_kl, r × r
 	s0          []mgl64.Vec3 // Σ m x̄ × Φ_l (zero for mean-axis modes; kept for exactness)
 	s1          []mgl64.Vec3 // s_kl, r × r
 	nv          int
@@ -141,7 +141,7 @@ func newModalBody(fn string, m *TetMesh, mass []float64, modes *Modes, alpha, be
 func (b *ModalBody) precompute(fn string, mass []float64) error {
 	r := b.r
 	b.j1 = make([]mgl64.Mat3, r)
-	b.c2 = make([]mgl64.Mat3, r*r)
+	b.c2 = make([]sym3, r*r)
 	b.s0 = make([]mgl64.Vec3, r)
 	b.s1 = make([]mgl64.Vec3, r*r)
 	lin := make([]mgl64.Vec3, r)
@@ -157,7 +157,7 @@ func (b *ModalBody) precompute(fn string, mass []float64) error {
 			b.s0[k] = b.s0[k].Add(x.Cross(pk).Mul(q))
 			for l := 0; l < r; l++ {
 				pl := b.modeAt(a, l)
-				b.c2[k*r+l] = b.c2[k*r+l].Add(outer(pk, pl).Mul(q))
+				b.c2[k*r+l].addOuter(pk, pl, q)
 				b.s1[k*r+l] = b.s1[k*r+l].Add(pk.Cross(pl).Mul(q))
 			}
 		}
@@ -174,7 +174,7 @@ func (b *ModalBody) precompute(fn string, mass []float64) error {
 			if k == l {
 				want = 1
 			}
-			if g := trace3(b.c2[k*r+l]); math.Abs(g-want) > meanAxisTolerance {
+			if g := b.c2[k*r+l].trace(); math.Abs(g-want) > meanAxisTolerance {
 				return fmt.Errorf("deform: %s modes.Shapes[%d]: not mass-orthonormal (φ%dᵀMφ%d = %.3g)", fn, k, k, l, g)
 			}
 		}
@@ -190,34 +190,104 @@ func (b *ModalBody) modeAt(a, k int) mgl64.Vec3 {
 
 // updateConfiguration recomputes R, J(z) and S(z) from the orientation and z.
 func (b *ModalBody) updateConfiguration() {
-	r := b.r
 	b.rotation = b.orientation.Mat4().Mat3()
+	b.inertia = b.configurationAt(b.z, b.step.bk, b.sCols)
+}
+
+// configurationAt returns J(z) and writes the columns of S(z) into sCols and the symmetric parts
+// of B_k = Σ_l z_l C_kl into bk, which both J's quadratic term, Σ_k z_k (tr B_k I − B_k), and the
+// centrifugal loads (quadraticForces) are made of (neither sees B_k's antisymmetric part).
+func (b *ModalBody) configurationAt(z []float64, bk []sym3, sCols []mgl64.Vec3) mgl64.Mat3 {
+	r := b.r
+	z = z[:r]
+	sCols = sCols[:r]
+	copy(sCols, b.s0)
 	jm := b.j0
-	zz := 0.0
+	for k, zk := range z {
+		// One pass over row k of the coefficients: B_k = Σ_l z_l C_kl and z_k's share of every
+		// column of S, s_l += z_k s_kl.
+		var acc sym3
+		crow := b.c2[k*r : (k+1)*r]
+		srow := b.s1[k*r : (k+1)*r]
+		for l, zl := range z {
+			c := &crow[l]
+			acc[0] += zl * c[0]
+			acc[1] += zl * c[1]
+			acc[2] += zl * c[2]
+			acc[3] += zl * c[3]
+			acc[4] += zl * c[4]
+			acc[5] += zl * c[5]
+			sv, sc := &srow[l], &sCols[l]
+			sc[0] += zk * sv[0]
+			sc[1] += zk * sv[1]
+			sc[2] += zk * sv[2]
+		}
+		bk[k] = acc
+		jk := &b.j1[k]
+		for i := range jm {
+			jm[i] += zk * jk[i]
+		}
+		t := zk * acc.trace()
+		jm[0] += t - zk*acc[0]
+		jm[4] += t - zk*acc[1]
+		jm[8] += t - zk*acc[2]
+		jm[1] -= zk * acc[3]
+		jm[3] -= zk * acc[3]
+		jm[2] -= zk * acc[4]
+		jm[6] -= zk * acc[4]
+		jm[5] -= zk * acc[5]
+		jm[7] -= zk * acc[5]
+	}
+	return symmetric3(jm)
+}
+
+// quadraticForces writes into dst the modal quadratic-velocity forces g_qv = ∂T/∂z at the
+// configuration whose B_k (configurationAt) are bk, for the body-frame angular velocity wb and the
+// modal velocity zd:
+//
+//	g_k = ½ ω_bᵀ (∂J/∂z_k) ω_b + ω_bᵀ (∂S/∂z_k) ż
+//	    = ½ ω_bᵀ J_k ω_b + tr B_k |ω_b|² − ω_bᵀ B_k ω_b + ω_b · Σ_l s_kl ż_l.
+func (b *ModalBody) quadraticForces(bk []sym3, wb mgl64.Vec3, zd, dst []float64) {
+	r := b.r
+	w2 := wb.Dot(wb)
 	for k := 0; k < r; k++ {
-		zk := b.z[k]
-		if zk == 0 {
-			continue
+		f := 0.5*quadForm(&b.j1[k], wb) + bk[k].trace()*w2 - bk[k].quadForm(wb)
+		var sz mgl64.Vec3
+		row := b.s1[k*r : (k+1)*r]
+		for l, v := range zd[:r] {
+			c := &row[l]
+			sz[0] += v * c[0]
+			sz[1] += v * c[1]
+			sz[2] += v * c[2]
 		}
-		jm = jm.Add(b.j1[k].Mul(zk))
-		for l := 0; l < r; l++ {
-			if zl := b.z[l]; zl != 0 {
-				c := b.c2[k*r+l]
-				zz += zk * zl * trace3(c)
-				jm = jm.Sub(c.Mul(zk * zl))
-			}
-		}
+		dst[k] = f + wb.Dot(sz)
 	}
-	b.inertia = symmetric3(jm.Add(mgl64.Ident3().Mul(zz)))
-	for l := 0; l < r; l++ {
-		s := b.s0[l]
-		for k := 0; k < r; k++ {
-			if zk := b.z[k]; zk != 0 {
-				s = s.Add(b.s1[k*r+l].Mul(zk))
-			}
-		}
-		b.sCols[l] = s
-	}
+}
+
+// quadForm returns vᵀ m v.
+func quadForm(m *mgl64.Mat3, v mgl64.Vec3) float64 {
+	return v[0]*(m[0]*v[0]+m[3]*v[1]+m[6]*v[2]) + v[1]*(m[1]*v[0]+m[4]*v[1]+m[7]*v[2]) + v[2]*(m[2]*v[0]+m[5]*v[1]+m[8]*v[2])
+}
+
+// sym3 is a symmetric 3 × 3 matrix by its entries xx, yy, zz, xy, xz, yz.
+type sym3 [6]float64
+
+// addOuter adds q (a bᵀ + b aᵀ)/2, the symmetric part of q a bᵀ.
+func (m *sym3) addOuter(a, b mgl64.Vec3, q float64) {
+	m[0] += q * a[0] * b[0]
+	m[1] += q * a[1] * b[1]
+	m[2] += q * a[2] * b[2]
+	m[3] += 0.5 * q * (a[0]*b[1] + a[1]*b[0])
+	m[4] += 0.5 * q * (a[0]*b[2] + a[2]*b[0])
+	m[5] += 0.5 * q * (a[1]*b[2] + a[2]*b[1])
+}
+
+// trace returns the trace of m.
+func (m *sym3) trace() float64 { return m[0] + m[1] + m[2] }
+
+// quadForm returns vᵀ m v.
+func (m *sym3) quadForm(v mgl64.Vec3) float64 {
+	return m[0]*v[0]*v[0] + m[1]*v[1]*v[1] + m[2]*v[2]*v[2] + 2*(m[3]*v[0]*v[1]+m[4]*v[0]*v[2]+m[5]*v[1]*v[2])
 }
 
 // DoFs returns the size of the generalised velocity, 6 + r.
@@ -272,19 +342,25 @@ func (b *ModalBody) Velocity(dst []float64) {
 // (symmetrised against round-off), the rotation–modal coupling R S and its transpose, and the
 // modal block I_r (mass-orthonormal modes). dst must have (6 + r)² entries.
 func (b *ModalBody) MassMatrix(dst []float64) {
+	b.massMatrix(b.inertia, b.sCols, dst)
+}
+
+// massMatrix writes MassMatrix's matrix for the body-frame inertia and coupling columns given,
+// turned by the current rotation.
+func (b *ModalBody) massMatrix(inertia mgl64.Mat3, sCols []mgl64.Vec3, dst []float64) {
 	n := 6 + b.r
 	clear(dst[:n*n])
 	for i := 0; i < 3; i++ {
 		dst[i*n+i] = b.mass
 	}
-	jw := symmetric3(b.rotation.Mul3(b.inertia).Mul3(b.rotation.Transpose()))
+	jw := symmetric3(b.rotation.Mul3(inertia).Mul3(b.rotation.Transpose()))
 	for i := 0; i < 3; i++ {
 		for j := 0; j < 3; j++ {
 			dst[(3+i)*n+3+j] = jw.At(i, j)
 		}
 	}
 	for k := 0; k < b.r; k++ {
-		s := b.rotation.Mul3x1(b.sCols[k])
+		s := b.rotation.Mul3x1(sCols[k])
 		for i := 0; i < 3; i++ {
 			dst[(3+i)*n+6+k] = s[i]
 			dst[(6+k)*n+3+i] = s[i]

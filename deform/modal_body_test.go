@@ -73,7 +73,8 @@ func step(t testing.TB, b *ModalBody, h float64, g mgl64.Vec3, qdot []float64) {
 // A free-floating, spinning, vibrating body keeps its linear and angular momentum — summed over
 // the full mesh's vertices, not taken from the reduced model — to 1e-9 relative over 1,000 steps
 // of 0.01 s, and its energy (the vertices' kinetic energy plus the modal strain energy) within
-// 1 %, while the modes and the rotation exchange energy.
+// 0.01 %, while the modes and the rotation exchange energy (M(z) and g_qv frozen at the start of
+// the step would drift by 0.2 %).
 func TestModalBodyConservesMomentumAndEnergy(t *testing.T) {
 	mtl := Material{Young: 5e5, Poisson: 0.3, Density: 1000}
 	f := newModalFixture(t, mgl64.Vec3{0.3, 0.075, 0.05}, 6, 2, 2, mtl, 6, 0, 0)
@@ -108,8 +109,8 @@ func TestModalBodyConservesMomentumAndEnergy(t *testing.T) {
 	if maxLin > 1e-9 || maxAng > 1e-9 {
 		t.Errorf("momentum drift: linear %.3g, angular %.3g relative; want ≤ 1e-9", maxLin, maxAng)
 	}
-	if maxE > 0.01 {
-		t.Errorf("energy drift %.3g %%, want within 1 %%", 100*maxE)
+	if maxE > 1e-4 {
+		t.Errorf("energy drift %.3g %%, want within 0.01 %%", 100*maxE)
 	}
 	if !(maxElastic > 0 && minElastic < 0.5*maxElastic) {
 		t.Errorf("strain energy stayed in [%.3g, %.3g]: the body did not vibrate", minElastic, maxElastic)

@@ -56,16 +56,20 @@ func leastTetVolume(t testing.TB, d *ReducedDeformable) float64 {
 	return least
 }
 
-// A soft StVK block (0.4 m, 20 kPa, 2 cells a side, 4 modes and 8 basis vectors: it sags under its own weight by centimetres) dropped
-// 0.2 m onto the ground, tilted, settles; over 60 s at h = 0.01 its state stays finite, no element
-// of the deformed mesh inverts (checked every 0.5 s), it stays on the ground near rest (centre of
-// mass between half and the rigid height, kinetic energy below 1e-3 of m g L, linear speed below
-// 1 mm/s), and it holds the strain energy its weight puts in it. (The bound on the kinetic energy
-// is loose: a slow twist of the resting block gains energy, 0.05 J of m g L = 63 J by 60 s, the
-// first-order rotation–mode exchange of the step, modal_step.go.)
+// A soft StVK block (0.4 m, 20 kPa, 2 cells a side, 4 modes and 8 basis vectors: it sags under
+// its own weight by centimetres) dropped 0.2 m onto the ground, tilted, settles; over 60 s at
+// h = 0.01, with sleeping off so that the step itself must hold it at rest, its state stays
+// finite, no element of the deformed mesh inverts (checked every 0.5 s), it stays on the ground
+// near rest (centre of mass between half and the rigid height, kinetic energy below 5e-4 of
+// m g L, linear speed below 1 mm/s), and it holds the strain energy its weight puts in it. The
+// resting block is not quite still: on its soft contacts it slowly gains a vibration and a twist,
+// 0.01–0.02 J of m g L = 63 J by 60 s (the figure moves with round-off; about 0.002 J at
+// h = 0.005, more with a cold-started solve); with M(z) and g_qv taken at the start of the step
+// rather than its midpoint (modal_step.go) it gained 0.048 J, which the bound refuses.
 func TestStVKBlockDropSettlesFor60s(t *testing.T) {
 	const h, half = 0.01, 0.2
 	cfg := DefaultConfig()
+	cfg.SleepTime = 0
 	app := newTestApp(t, h, cfg)
 	spawnGround(t, app.World, mgl64.Vec3{0, 0, 1}, 0.8)
 	soft := deform.Material{Young: 2e4, Poisson: 0.3, Density: 500}
@@ -94,7 +98,7 @@ func TestStVKBlockDropSettlesFor60s(t *testing.T) {
 	if !(c[2] > 0.5*half && c[2] < half+0.005) {
 		t.Errorf("centre of mass at height %.4f m, not resting on the ground", c[2])
 	}
-	if !(d.LinearVelocity.Len() < 1e-3 && d.KineticEnergy() < 1e-3*mgl) {
+	if !(d.LinearVelocity.Len() < 1e-3 && d.KineticEnergy() < 5e-4*mgl) {
 		t.Errorf("still moving after 60 s: %.3g m/s, kinetic energy %.3g J", d.LinearVelocity.Len(), d.KineticEnergy())
 	}
 	if !(d.ElasticEnergy() > 1e-4*mgl) {
