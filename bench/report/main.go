@@ -382,7 +382,7 @@ func bulletTable(stagger map[string]headless.Result) (table, error) {
 		"btSequentialImpulseConstraintSolver with its default 10 iterations, one internal step of dt per step) on each scene "+
 		"as the runner builds it, with stagger's sleeping thresholds and contact material rules; shapes and masses are mapped "+
 		"as bench/bullet/doc.go describes. stagger's figures are the scene table's (default configuration, %d workers). "+
-		"Ratio is stagger's time over Bullet's. Spheres at n 1000 is timed in Bullet only: stagger takes 0.3–0.5 s a step "+
+		"Ratio is stagger's time over Bullet's. Spheres at n 1000 is timed in Bullet only: stagger takes 0.3–0.75 s a step "+
 		"there, too long for this report.", h.Version, bullet.PkgConfigPackage, runtime.NumCPU())
 	for _, u := range unsupported {
 		t.note += " " + u + "."
