@@ -435,27 +435,7 @@ func TestFrameStVKDeterministicAndAllocationFree(t *testing.T) {
 	z, zd := make([]float64, 10), make([]float64, 10)
 	z[0], z[3], zd[1] = 0.05, -0.01, 0.2
 	st := ModalState{Orientation: mgl64.QuatRotate(0.5, mgl64.Vec3{0, 1, 0}), AngularVelocity: mgl64.Vec3{1, 2, 0.5}, Z: z, ZDot: zd}
-	qa, qb := make([]float64, 16), make([]float64, 16)
-	for _, b := range []*ModalBody{f.body, g} {
-		if err := b.SetState(st); err != nil {
-			t.Fatal(err)
-		}
-	}
-	for i := 0; i < 100; i++ {
-		step(t, f.body, 0.01, mgl64.Vec3{0, 0, -9.81}, qa)
-		step(t, g, 0.01, mgl64.Vec3{0, 0, -9.81}, qb)
-	}
-	var sa, sb ModalState
-	f.body.State(&sa)
-	g.State(&sb)
-	if sa.Position != sb.Position || sa.Orientation != sb.Orientation || sa.AngularVelocity != sb.AngularVelocity {
-		t.Errorf("two runs differ: %v vs %v", sa, sb)
-	}
-	for k := range sa.Z {
-		if sa.Z[k] != sb.Z[k] || sa.ZDot[k] != sb.ZDot[k] {
-			t.Errorf("coordinate %d differs between runs", k)
-		}
-	}
+	qa := checkTwinRuns(t, f.body, g, st)
 	jac := make([]float64, 3*16)
 	me := make([]float64, 16*16)
 	allocs := testing.AllocsPerRun(20, func() {

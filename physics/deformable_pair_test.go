@@ -312,12 +312,7 @@ func deformablesHash(ds [2]*ReducedDeformable) uint64 {
 		}
 	}
 	for _, d := range ds {
-		put(d.Position[:]...)
-		put(d.Orientation.W, d.Orientation.V[0], d.Orientation.V[1], d.Orientation.V[2])
-		put(d.LinearVelocity[:]...)
-		put(d.AngularVelocity[:]...)
-		put(d.Modal(nil)...)
-		put(d.ModalVelocities(nil)...)
+		putDeformable(put, d)
 	}
 	return h.Sum64()
 }
@@ -351,17 +346,7 @@ func TestDeformablePairWarmStepDoesNotAllocate(t *testing.T) {
 	cfg.Workers = 2
 	app, _ := blockStack(t, cfg)
 	sim, _ := SimulationOf(app.World)
-	tick := uint64(0)
-	step := func() {
-		tick++
-		if err := sim.Step(0.01, tick); err != nil {
-			t.Fatal(err)
-		}
-	}
-	for i := 0; i < 100; i++ {
-		step()
-	}
-	if allocs := testing.AllocsPerRun(20, step); allocs != 0 {
+	if allocs := warmStepAllocs(t, sim, 0.01); allocs != 0 {
 		t.Fatalf("%v allocations per warm step", allocs)
 	}
 	if pairContacts(sim, app.World) == 0 {

@@ -172,17 +172,7 @@ func TestStVKWarmStepDoesNotAllocate(t *testing.T) {
 	spawnStVKBlock(t, app.World, blockHalf, 3, rubber, 6, 12, mgl64.Vec3{0, 0, blockHalf}, 0.5, 0.002)
 	spawnCube(t, app.World, mgl64.Vec3{0.05, 0, 2*blockHalf + 0.6}, mgl64.QuatIdent(), 0.6)
 	sim, _ := SimulationOf(app.World)
-	tick := uint64(0)
-	step := func() {
-		tick++
-		if err := sim.Step(h, tick); err != nil {
-			t.Fatal(err)
-		}
-	}
-	for i := 0; i < 100; i++ {
-		step()
-	}
-	if allocs := testing.AllocsPerRun(20, step); allocs != 0 {
+	if allocs := warmStepAllocs(t, sim, h); allocs != 0 {
 		t.Fatalf("%v allocations per warm step", allocs)
 	}
 	if sim.Stats().Contacts == 0 {

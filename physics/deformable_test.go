@@ -297,6 +297,34 @@ func checkIslandsKKT(t *testing.T, app *ecs.App, cfg Config, steps int, deformab
 	t.Logf("%d islands: worst contact KKT %.3g m/s, friction %.3g m/s", checked, worstC, worstF)
 }
 
+// putDeformable passes d's frame, velocities and modal state to put, in a fixed order, for the
+// state hashes of the deformable tests.
+func putDeformable(put func(...float64), d *ReducedDeformable) {
+	put(d.Position[:]...)
+	put(d.Orientation.W, d.Orientation.V[0], d.Orientation.V[1], d.Orientation.V[2])
+	put(d.LinearVelocity[:]...)
+	put(d.AngularVelocity[:]...)
+	put(d.Modal(nil)...)
+	put(d.ModalVelocities(nil)...)
+}
+
+// warmStepAllocs steps sim 100 times with steps of h, then returns the allocations of a further
+// step (testing.AllocsPerRun over 20).
+func warmStepAllocs(t *testing.T, sim *Simulation, h float64) float64 {
+	t.Helper()
+	tick := uint64(0)
+	step := func() {
+		tick++
+		if err := sim.Step(h, tick); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for i := 0; i < 100; i++ {
+		step()
+	}
+	return testing.AllocsPerRun(20, step)
+}
+
 // stateHash hashes every body's state, bit for bit.
 func stateHash(t testing.TB, app *ecs.App, d *ReducedDeformable, e ecs.Entity) uint64 {
 	h := fnv.New64a()
@@ -315,12 +343,7 @@ func stateHash(t testing.TB, app *ecs.App, d *ReducedDeformable, e ecs.Entity) u
 	put(b.Orientation.W, b.Orientation.V[0], b.Orientation.V[1], b.Orientation.V[2])
 	put(b.LinearVelocity[:]...)
 	put(b.AngularVelocity[:]...)
-	put(d.Position[:]...)
-	put(d.Orientation.W, d.Orientation.V[0], d.Orientation.V[1], d.Orientation.V[2])
-	put(d.LinearVelocity[:]...)
-	put(d.AngularVelocity[:]...)
-	put(d.Modal(nil)...)
-	put(d.ModalVelocities(nil)...)
+	putDeformable(put, d)
 	return h.Sum64()
 }
 
@@ -353,17 +376,7 @@ func TestDeformableWarmStepDoesNotAllocate(t *testing.T) {
 	cfg.Workers = 2
 	app, _, _ := softStack(t, cfg)
 	sim, _ := SimulationOf(app.World)
-	tick := uint64(0)
-	step := func() {
-		tick++
-		if err := sim.Step(0.01, tick); err != nil {
-			t.Fatal(err)
-		}
-	}
-	for i := 0; i < 100; i++ {
-		step()
-	}
-	if allocs := testing.AllocsPerRun(20, step); allocs != 0 {
+	if allocs := warmStepAllocs(t, sim, 0.01); allocs != 0 {
 		t.Fatalf("%v allocations per warm step", allocs)
 	}
 	if sim.Stats().Contacts == 0 {

@@ -185,12 +185,7 @@ func deformHash(t *testing.T, w *ecs.World, d *ReducedDeformable) [32]byte {
 			h.Write(buf[:])
 		}
 	}
-	put(d.Position[:]...)
-	put(d.Orientation.W, d.Orientation.V[0], d.Orientation.V[1], d.Orientation.V[2])
-	put(d.LinearVelocity[:]...)
-	put(d.AngularVelocity[:]...)
-	put(d.Modal(nil)...)
-	put(d.ModalVelocities(nil)...)
+	putDeformable(put, d)
 	if d.Sleeping {
 		put(1)
 	}
