@@ -174,7 +174,7 @@ func cylinderMesh(a *Cylinder, pa Pose, m *TriangleMesh, pb Pose, margin float64
 			if res.distance > margin {
 				return true
 			}
-			_, region := closestPointTriangle(res.pb, ta, tb, tc)
+			_, _, region := ClosestOnTriangle(res.pb, ta, tb, tc)
 			if region != 0 && m.regionConvex(t, region) {
 				u, ok := unit(res.pa.Sub(res.pb))
 				if !ok || u.Dot(n) <= 0 {

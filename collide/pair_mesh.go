@@ -98,7 +98,7 @@ func sphereMesh(a *Sphere, pa Pose, m *TriangleMesh, pb Pose, margin float64, ou
 		if n.Dot(c.Sub(p0)) < -r {
 			return true // entirely behind
 		}
-		q, region := closestPointTriangle(c, p0, m.vertices[v[1]], m.vertices[v[2]])
+		q, _, region := ClosestOnTriangle(c, p0, m.vertices[v[1]], m.vertices[v[2]])
 		feat, _ := m.regionFeature(t, region)
 		d := c.Sub(q)
 		dir, gap := n, n.Dot(d)-r
@@ -150,7 +150,7 @@ func capsuleMesh(a *Capsule, pa Pose, m *TriangleMesh, pb Pose, margin float64, 
 			if res.distance-r > margin {
 				return true
 			}
-			_, region := closestPointTriangle(res.pa, ta, tb, tc)
+			_, _, region := ClosestOnTriangle(res.pa, ta, tb, tc)
 			if region != 0 && m.regionConvex(t, region) {
 				u, ok := unit(res.pa.Sub(res.pb))
 				if !ok || u.Dot(n) <= 0 {
@@ -239,7 +239,7 @@ func polyMesh(A *placedPoly, local AABB, m *TriangleMesh, pb Pose, margin float6
 			if res.distance > margin {
 				return true
 			}
-			_, region := closestPointTriangle(res.pa, m.vertices[v[0]], m.vertices[v[1]], m.vertices[v[2]])
+			_, _, region := ClosestOnTriangle(res.pa, m.vertices[v[0]], m.vertices[v[1]], m.vertices[v[2]])
 			if region != 0 && m.regionConvex(t, region) {
 				u, ok := unit(res.pa.Sub(res.pb))
 				if !ok || u.Dot(n) <= 0 {

@@ -268,40 +268,6 @@ func (m *TriangleMesh) queryBox(box AABB, visit func(t int32) bool) {
 	}
 }
 
-// closestPointTriangle returns the point of triangle (a, b, c) closest to p and its region:
-// 0 the face, 1–3 the vertices a, b, c, 4–6 the edges ab, bc, ca.
-func closestPointTriangle(p, a, b, c mgl64.Vec3) (mgl64.Vec3, int) {
-	ab, ac, ap := b.Sub(a), c.Sub(a), p.Sub(a)
-	d1, d2 := ab.Dot(ap), ac.Dot(ap)
-	if d1 <= 0 && d2 <= 0 {
-		return a, 1
-	}
-	bp := p.Sub(b)
-	d3, d4 := ab.Dot(bp), ac.Dot(bp)
-	if d3 >= 0 && d4 <= d3 {
-		return b, 2
-	}
-	vc := d1*d4 - d3*d2
-	if vc <= 0 && d1 >= 0 && d3 <= 0 {
-		return madd(a, ab, d1/(d1-d3)), 4
-	}
-	cp := p.Sub(c)
-	d5, d6 := ab.Dot(cp), ac.Dot(cp)
-	if d6 >= 0 && d5 <= d6 {
-		return c, 3
-	}
-	vb := d5*d2 - d1*d6
-	if vb <= 0 && d2 >= 0 && d6 <= 0 {
-		return madd(a, ac, d2/(d2-d6)), 6
-	}
-	va := d3*d6 - d5*d4
-	if va <= 0 && d4-d3 >= 0 && d5-d6 >= 0 {
-		return madd(b, c.Sub(b), (d4-d3)/((d4-d3)+(d5-d6))), 5
-	}
-	den := 1 / (va + vb + vc)
-	return a.Add(ab.Mul(vb * den)).Add(ac.Mul(vc * den)), 0
-}
-
 // closest returns the triangle, closest point and region nearest to p (local frame).
 func (m *TriangleMesh) closest(p mgl64.Vec3) (int32, mgl64.Vec3, int) {
 	var stack [meshStackSize]int32
@@ -319,7 +285,7 @@ func (m *TriangleMesh) closest(p mgl64.Vec3) (int32, mgl64.Vec3, int) {
 		if n.left < 0 {
 			for _, t := range m.order[n.first : n.first+n.count] {
 				v := m.tris[t]
-				q, region := closestPointTriangle(p, m.vertices[v[0]], m.vertices[v[1]], m.vertices[v[2]])
+				q, _, region := ClosestOnTriangle(p, m.vertices[v[0]], m.vertices[v[1]], m.vertices[v[2]])
 				if d := q.Sub(p).LenSqr(); d < best || (d == best && t < bt) {
 					best, bt, bq, br = d, t, q, region
 				}

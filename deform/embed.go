@@ -5,6 +5,7 @@ import (
 	"math"
 
 	"github.com/go-gl/mathgl/mgl64"
+	"github.com/stagger-physics/stagger/collide"
 )
 
 // EmbeddedSurface carries points — a render or collision surface's vertices — with a tetrahedral
@@ -61,7 +62,7 @@ func NewEmbeddedSurface(m *TetMesh, points []mgl64.Vec3) (*EmbeddedSurface, erro
 			}
 			bestD := math.Inf(1)
 			for _, f := range boundary {
-				q := closestOnTriangle(p, m.vertices[f.v[0]], m.vertices[f.v[1]], m.vertices[f.v[2]])
+				q, _, _ := collide.ClosestOnTriangle(p, m.vertices[f.v[0]], m.vertices[f.v[1]], m.vertices[f.v[2]])
 				if d := q.Sub(p).LenSqr(); d < bestD {
 					bestD, best = d, f.tet
 				}
@@ -140,38 +141,6 @@ func boundaryFaces(m *TetMesh) []boundaryFace {
 		}
 	}
 	return out
-}
-
-// closestOnTriangle returns the point of triangle abc nearest p (Ericson, Real-Time Collision
-// Detection §5.1.5: by the Voronoi region of p).
-func closestOnTriangle(p, a, b, c mgl64.Vec3) mgl64.Vec3 {
-	ab, ac, ap := b.Sub(a), c.Sub(a), p.Sub(a)
-	d1, d2 := ab.Dot(ap), ac.Dot(ap)
-	if d1 <= 0 && d2 <= 0 {
-		return a
-	}
-	bp := p.Sub(b)
-	d3, d4 := ab.Dot(bp), ac.Dot(bp)
-	if d3 >= 0 && d4 <= d3 {
-		return b
-	}
-	if vc := d1*d4 - d3*d2; vc <= 0 && d1 >= 0 && d3 <= 0 {
-		return a.Add(ab.Mul(d1 / (d1 - d3)))
-	}
-	cp := p.Sub(c)
-	d5, d6 := ab.Dot(cp), ac.Dot(cp)
-	if d6 >= 0 && d5 <= d6 {
-		return c
-	}
-	if vb := d5*d2 - d1*d6; vb <= 0 && d2 >= 0 && d6 <= 0 {
-		return a.Add(ac.Mul(d2 / (d2 - d6)))
-	}
-	if va := d3*d6 - d5*d4; va <= 0 && d4-d3 >= 0 && d5-d6 >= 0 {
-		return b.Add(c.Sub(b).Mul((d4 - d3) / ((d4 - d3) + (d5 - d6))))
-	}
-	va, vb, vc := d3*d6-d5*d4, d5*d2-d1*d6, d1*d4-d3*d2
-	denom := 1 / (va + vb + vc)
-	return a.Add(ab.Mul(vb * denom)).Add(ac.Mul(vc * denom))
 }
 
 // tetBins is a uniform grid over a mesh's bounding box listing, per bin, the tetrahedra whose

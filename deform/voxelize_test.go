@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/go-gl/mathgl/mgl64"
+	"github.com/stagger-physics/stagger/collide"
 )
 
 // uvSphere returns a closed latitude–longitude sphere of radius r centred at c, wound
@@ -141,7 +142,8 @@ func TestEmbeddedSurfaceBinding(t *testing.T) {
 		c := m.corners(tet)
 		tetDist := math.Inf(1)
 		for _, f := range [4][3]int{{1, 2, 3}, {0, 3, 2}, {0, 1, 3}, {0, 2, 1}} {
-			tetDist = math.Min(tetDist, closestOnTriangle(p, c[f[0]], c[f[1]], c[f[2]]).Sub(p).Len())
+			q, _, _ := collide.ClosestOnTriangle(p, c[f[0]], c[f[1]], c[f[2]])
+			tetDist = math.Min(tetDist, q.Sub(p).Len())
 		}
 		if math.Abs(tetDist-boxDist) > 1e-12 {
 			t.Fatalf("outside point %d bound to tetrahedron %d at %g m, the box is at %g m", k, tet, tetDist, boxDist)

@@ -64,7 +64,7 @@ func faceContact(p mgl64.Vec3, b *deformableModel, face int32, look, depth float
 	if !(d <= look && d >= -depth) {
 		return faceHit{}, false
 	}
-	w := closestOnTriangle(p, x0, x1, x2)
+	_, w, _ := collide.ClosestOnTriangle(p, x0, x1, x2)
 	q := x0.Mul(w[0]).Add(x1.Mul(w[1])).Add(x2.Mul(w[2]))
 	lateral, distance := p.Sub(n.Mul(d)).Sub(q).Len(), p.Sub(q).Len()
 	if lateral > look || (d < 0 && distance > look && lateral > prismSlack) {
@@ -77,42 +77,6 @@ func faceContact(p mgl64.Vec3, b *deformableModel, face int32, look, depth float
 // fall and still count as inside its prism: rounding, for a sample on the edge two triangles
 // share.
 const prismSlack = 1e-9
-
-// closestOnTriangle returns the barycentric weights of the point of triangle (a, b, c) nearest p,
-// by p's Voronoi region (Ericson, Real-Time Collision Detection §5.1.5).
-func closestOnTriangle(p, a, b, c mgl64.Vec3) [3]float64 {
-	ab, ac, ap := b.Sub(a), c.Sub(a), p.Sub(a)
-	d1, d2 := ab.Dot(ap), ac.Dot(ap)
-	if d1 <= 0 && d2 <= 0 {
-		return [3]float64{1, 0, 0}
-	}
-	bp := p.Sub(b)
-	d3, d4 := ab.Dot(bp), ac.Dot(bp)
-	if d3 >= 0 && d4 <= d3 {
-		return [3]float64{0, 1, 0}
-	}
-	if vc := d1*d4 - d3*d2; vc <= 0 && d1 >= 0 && d3 <= 0 {
-		v := d1 / (d1 - d3)
-		return [3]float64{1 - v, v, 0}
-	}
-	cp := p.Sub(c)
-	d5, d6 := ab.Dot(cp), ac.Dot(cp)
-	if d6 >= 0 && d5 <= d6 {
-		return [3]float64{0, 0, 1}
-	}
-	if vb := d5*d2 - d1*d6; vb <= 0 && d2 >= 0 && d6 <= 0 {
-		w := d2 / (d2 - d6)
-		return [3]float64{1 - w, 0, w}
-	}
-	if va := d3*d6 - d5*d4; va <= 0 && d4-d3 >= 0 && d5-d6 >= 0 {
-		w := (d4 - d3) / ((d4 - d3) + (d5 - d6))
-		return [3]float64{0, 1 - w, w}
-	}
-	va, vb, vc := d3*d6-d5*d4, d5*d2-d1*d6, d1*d4-d3*d2
-	den := 1 / (va + vb + vc)
-	v, w := vb*den, vc*den
-	return [3]float64{1 - v - w, v, w}
-}
 
 // collideDeformablePairs lists the contacts between deformables, after their contacts with
 // colliders (collideDeformables, which has set every model's samples, sweep and box). Each
