@@ -78,6 +78,10 @@ type Manifold struct {
 	Count int
 	// Reference records the feature pair that chose Normal (for hysteresis next step).
 	Reference Reference
+
+	// motion is the pair's motion while a pair routine fills the manifold (the candidates'
+	// reduction reads it; collideOrdered clears it before returning).
+	motion pairMotion
 }
 
 // Contacts returns the valid points as a slice of the manifold's array.

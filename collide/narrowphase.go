@@ -18,6 +18,17 @@ package collide
 // or a pair that has no routine (two half-spaces, two triangle meshes: such pairs are
 // static–static and the broad phase never reports them). On an error out is empty.
 func Collide(a Shape, pa Pose, b Shape, pb Pose, margin float64, prev *Manifold, out *Manifold) (bool, error) {
+	return CollideMoving(a, pa, Motion{}, b, pb, Motion{}, margin, prev, out)
+}
+
+// CollideMoving is Collide for shapes that move over the step the contacts are for: ma and mb are
+// the motions of a and b (see Motion). Of the candidate points beyond MaxManifoldPoints, the
+// manifold keeps the one the relative motion would carry deepest, if the motion carries it
+// through the other shape (its gap after the motion is negative), besides the deepest point and
+// those spanning the largest area: a hull turning onto the ground about one corner sinks at the
+// corner turning down otherwise. The points, gaps and normal are those of the poses pa and pb.
+// Errors are Collide's, and a non-finite motion.
+func CollideMoving(a Shape, pa Pose, ma Motion, b Shape, pb Pose, mb Motion, margin float64, prev *Manifold, out *Manifold) (bool, error) {
 	if out == nil {
 		return false, fieldErrorf("out", "must not be nil")
 	}
@@ -30,7 +41,13 @@ func Collide(a Shape, pa Pose, b Shape, pb Pose, margin float64, prev *Manifold,
 	if err := checkPairInput(a, pa, b, pb, margin); err != nil {
 		return false, err
 	}
-	if err := collideOrdered(a, pa, b, pb, margin, prev, out); err != nil {
+	if err := checkMotion("ma", ma); err != nil {
+		return false, err
+	}
+	if err := checkMotion("mb", mb); err != nil {
+		return false, err
+	}
+	if err := collideOrdered(a, pa, ma, b, pb, mb, margin, prev, out); err != nil {
 		out.Reset()
 		return false, err
 	}
@@ -40,15 +57,18 @@ func Collide(a Shape, pa Pose, b Shape, pb Pose, margin float64, prev *Manifold,
 // collideOrdered runs the routine for the checked pair (a, b), swapping the shapes into the order
 // the routines take and the result back. prev, if not nil, is the caller's copy: it may be
 // swapped in place.
-func collideOrdered(a Shape, pa Pose, b Shape, pb Pose, margin float64, prev *Manifold, out *Manifold) error {
+func collideOrdered(a Shape, pa Pose, ma Motion, b Shape, pb Pose, mb Motion, margin float64, prev *Manifold, out *Manifold) error {
 	swapped := pairSwapped(a, pa, b, pb)
 	if swapped {
 		a, b = b, a
 		pa, pb = pb, pa
+		ma, mb = mb, ma
 		if prev != nil {
 			prev.swap()
 		}
 	}
+	out.motion = pairMotion{a: ma, b: mb, originA: pa.Position, originB: pb.Position}
+	defer func() { out.motion = pairMotion{} }()
 	var err error
 	if c, ok := a.(*Compound); ok {
 		err = compoundPair(c, pa, b, pb, margin, prev, out)
@@ -93,6 +113,17 @@ func checkPairInput(a Shape, pa Pose, b Shape, pb Pose, margin float64) error {
 	}
 	if !isFinite(margin) || margin < 0 {
 		return fieldErrorf("margin", "must be finite and >= 0, got %v", margin)
+	}
+	return nil
+}
+
+// checkMotion refuses a motion with a non-finite component.
+func checkMotion(name string, m Motion) error {
+	if !isFiniteVec(m.Linear) {
+		return fieldErrorf(name+".Linear", "must be finite, got %v", m.Linear)
+	}
+	if !isFiniteVec(m.Angular) {
+		return fieldErrorf(name+".Angular", "must be finite, got %v", m.Angular)
 	}
 	return nil
 }

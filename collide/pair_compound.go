@@ -11,6 +11,7 @@ package collide
 func compoundPair(a *Compound, pa Pose, b Shape, pb Pose, margin float64, prev *Manifold, out *Manifold) error {
 	var cs candidates
 	var scratch compoundScratch
+	pm := out.motion
 	bc, bCompound := b.(*Compound)
 	reach := b.Bounds(pb).Expand(margin)
 	for i := range a.children {
@@ -20,7 +21,8 @@ func compoundPair(a *Compound, pa Pose, b Shape, pb Pose, margin float64, prev *
 			continue
 		}
 		if !bCompound {
-			if err := scratch.child(sa, wa, i, b, pb, -1, margin, prev, &cs); err != nil {
+			ma := pm.a.about(pa.Position, wa.Position)
+			if err := scratch.child(sa, wa, ma, i, b, pb, pm.b, -1, margin, prev, &cs); err != nil {
 				return err
 			}
 			continue
@@ -31,7 +33,8 @@ func compoundPair(a *Compound, pa Pose, b Shape, pb Pose, margin float64, prev *
 			if !sb.Bounds(wb).Overlaps(boxA) {
 				continue
 			}
-			if err := scratch.child(sa, wa, i, sb, wb, j, margin, prev, &cs); err != nil {
+			ma, mb := pm.a.about(pa.Position, wa.Position), pm.b.about(pb.Position, wb.Position)
+			if err := scratch.child(sa, wa, ma, i, sb, wb, mb, j, margin, prev, &cs); err != nil {
 				return err
 			}
 		}
@@ -53,9 +56,10 @@ type compoundScratch struct {
 	found     bool
 }
 
-// child collides child i of compound A (shape sa at world pose wa) with sb at wb, which is child j
-// of compound B, or all of B when j < 0, and adds the points, their features tagged, to cs.
-func (s *compoundScratch) child(sa Shape, wa Pose, i int, sb Shape, wb Pose, j int, margin float64, prev *Manifold, cs *candidates) error {
+// child collides child i of compound A (shape sa at world pose wa, moving by ma) with sb at wb
+// (moving by mb), which is child j of compound B, or all of B when j < 0, and adds the points,
+// their features tagged, to cs.
+func (s *compoundScratch) child(sa Shape, wa Pose, ma Motion, i int, sb Shape, wb Pose, mb Motion, j int, margin float64, prev *Manifold, cs *candidates) error {
 	var childPrev *Manifold
 	if prev != nil && prev.Count > 0 && prev.Reference.Kind != ReferenceNone {
 		ia, fa := SplitCompoundFeature(prev.Reference.A)
@@ -70,7 +74,7 @@ func (s *compoundScratch) child(sa Shape, wa Pose, i int, sb Shape, wb Pose, j i
 		}
 	}
 	s.out.Reset()
-	if err := collideOrdered(sa, wa, sb, wb, margin, childPrev, &s.out); err != nil {
+	if err := collideOrdered(sa, wa, ma, sb, wb, mb, margin, childPrev, &s.out); err != nil {
 		return err
 	}
 	if s.out.Count == 0 {

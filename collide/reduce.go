@@ -63,12 +63,20 @@ func (cs *candidates) deepest() int {
 	return best
 }
 
-// emit writes the candidates into out, keeping at most MaxManifoldPoints: among the subsets that
-// hold the deepest candidate, the one whose convex hull, projected on the plane normal to n, has
-// the largest area (ties: the deeper subset, then the earlier one). Candidates keep their
-// relative order. The deepest point always stays: a subset chosen by area alone can keep
-// speculative points at the margin and drop the one already touching, which the solve then
-// cannot hold, so the body sinks at that point (a hull rocking on the ground).
+// emit writes the candidates into out, keeping at most MaxManifoldPoints. The points the pair's
+// motion (out.motion) would carry through the other shape within the step (gap after the motion
+// below zero: for a resting body, every touching point, as gravity presses it down) are needed;
+// so is the deepest point. When at most MaxManifoldPoints are needed they are all kept, and the
+// rest of the places go to the other candidates that, with them, span the largest area on the
+// plane normal to n; otherwise only the needed ones compete, by that area. Ties go to the deeper
+// subset, then the earlier one, and candidates keep their relative order.
+//
+// The solve holds only the points it is given: a subset chosen by area alone can keep
+// speculative points at the margin and drop one already touching (a hull rocking on the ground
+// then sinks at it, step after step, on alternate corners) or one the motion is driving down (a
+// hull turning onto the ground about a corner drives another below it). A needed point inside
+// the kept points' area is held through them: a rigid body's normal velocity is affine in the
+// point.
 func (cs *candidates) emit(n mgl64.Vec3, out *Manifold) {
 	if cs.n <= MaxManifoldPoints {
 		for i := 0; i < cs.n; i++ {
@@ -77,21 +85,51 @@ func (cs *candidates) emit(n mgl64.Vec3, out *Manifold) {
 		return
 	}
 	cs.dropShadowed(n)
-	if cs.n <= MaxManifoldPoints {
-		for i := 0; i < cs.n; i++ {
-			out.add(cs.c[i])
+	if cs.n > MaxManifoldPoints {
+		cs.keepNeeded(n, &out.motion)
+	}
+	for i := 0; i < cs.n; i++ {
+		out.add(cs.c[i])
+	}
+}
+
+// keepNeeded reduces more than MaxManifoldPoints candidates to MaxManifoldPoints as emit
+// describes, keeping their relative order.
+func (cs *candidates) keepNeeded(n mgl64.Vec3, pm *pairMotion) {
+	deep := cs.deepest()
+	var needed uint32
+	count := 0
+	for i := 0; i < cs.n; i++ {
+		if i == deep || pm.predictedGap(&cs.c[i]) < 0 {
+			needed |= 1 << i
+			count++
 		}
-		return
+	}
+	if count > MaxManifoldPoints {
+		// Only the needed ones compete: drop the others, then reduce as if they were all.
+		m := 0
+		for i := 0; i < cs.n; i++ {
+			if needed&(1<<i) != 0 {
+				cs.c[m] = cs.c[i]
+				m++
+			}
+		}
+		cs.n = m
+		deep = cs.deepest()
+		needed = 1 << deep
 	}
 	var keep [MaxManifoldPoints]int
 	if cs.n <= exhaustiveReduceLimit {
-		keep = cs.bestQuad(n)
+		keep = cs.bestQuad(n, needed)
 	} else {
-		keep = cs.greedyQuad(n)
+		keep = cs.greedyQuad(n, needed&^(1<<deep))
 	}
+	var kept candidates
 	for _, i := range keep {
-		out.add(cs.c[i])
+		kept.c[kept.n] = cs.c[i]
+		kept.n++
 	}
+	*cs = kept
 }
 
 // shadowTolerance: a candidate whose projection on the contact plane lies within this fraction
@@ -153,8 +191,8 @@ func (p *plane2) tri(i, j, k int) float64 {
 	return (p.x[j]-p.x[i])*(p.y[k]-p.y[i]) - (p.x[k]-p.x[i])*(p.y[j]-p.y[i])
 }
 
-// bestQuad tries every 4-subset (at most 70) that holds the deepest candidate and returns the
-// indices, increasing. The subset whose projected convex hull has the largest area wins; areas within 1e-9·scale² of each other
+// bestQuad tries every 4-subset (at most 70) that holds the candidates whose bits are set in
+// forced (at most four, the deepest among them) and returns the indices, increasing. The subset whose projected convex hull has the largest area wins; areas within 1e-9·scale² of each other
 // tie, a tie goes to the deeper subset (its summed −Gap larger by more than 1e-9·scale), and
 // among those to the earlier subset in loop order.
 //
@@ -162,7 +200,7 @@ func (p *plane2) tri(i, j, k int) float64 {
 // of the four triangles they span sum to twice the area of their convex hull. (In convex
 // position each diagonal cuts the hull into two of the triangles; with one point inside the
 // triangle of the other three, the three small triangles tile that one, which is the hull.)
-func (cs *candidates) bestQuad(n mgl64.Vec3) [MaxManifoldPoints]int {
+func (cs *candidates) bestQuad(n mgl64.Vec3, forced uint32) [MaxManifoldPoints]int {
 	count := cs.n
 	if count < 0 || count > exhaustiveReduceLimit {
 		// emit hands larger sets to greedyQuad; this bound also lets the compiler drop the
@@ -196,7 +234,6 @@ func (cs *candidates) bestQuad(n mgl64.Vec3) [MaxManifoldPoints]int {
 		}
 	}
 
-	deep := cs.deepest()
 	best := [MaxManifoldPoints]int{0, 1, 2, 3}
 	// A subset replaces the best when its area exceeds largerThan, or when it exceeds
 	// tiedAbove and its depth exceeds deeperThan. The best area starts at −1 (no subset yet).
@@ -211,7 +248,7 @@ func (cs *candidates) bestQuad(n mgl64.Vec3) [MaxManifoldPoints]int {
 				areaABC := rowABD[c]
 				rowACD, rowBCD := &triArea[a][c], &triArea[b][c]
 				for d := c + 1; d < count; d++ {
-					if a != deep && b != deep && c != deep && d != deep {
+					if forced&^(1<<a|1<<b|1<<c|1<<d) != 0 {
 						continue
 					}
 					// Twice the hull area (the measure areaTol is in): the four triangles' sum.
@@ -228,11 +265,12 @@ func (cs *candidates) bestQuad(n mgl64.Vec3) [MaxManifoldPoints]int {
 	return best
 }
 
-// greedyQuad picks the deepest point, the point farthest from it, the point making the largest
-// triangle with them, and the point adding the most area to that triangle; indices increasing.
-// Near ties (within a relative 1e-9) go to the earlier candidate, so rounding noise does not
-// change the choice.
-func (cs *candidates) greedyQuad(n mgl64.Vec3) [MaxManifoldPoints]int {
+// greedyQuad picks the deepest point, then the candidates whose bits are set in forced (in index
+// order, as many as fit), then, for the places left, the point farthest from the deepest, the
+// point making the largest triangle with the first two, and the point adding the most area to
+// that triangle; indices increasing. Near ties (within a relative 1e-9) go to the earlier
+// candidate, so rounding noise does not change the choice.
+func (cs *candidates) greedyQuad(n mgl64.Vec3, forced uint32) [MaxManifoldPoints]int {
 	var p plane2
 	cs.project2(n, &p)
 	xs, ys := &p.x, &p.y
@@ -247,33 +285,52 @@ func (cs *candidates) greedyQuad(n mgl64.Vec3) [MaxManifoldPoints]int {
 			p0 = i
 		}
 	}
-	p1, best := -1, -1.0
-	for i := 0; i < cs.n; i++ {
-		d := (xs[i]-xs[p0])*(xs[i]-xs[p0]) + (ys[i]-ys[p0])*(ys[i]-ys[p0])
-		if i != p0 && d > best+areaTol {
-			p1, best = i, d
+	q := [MaxManifoldPoints]int{p0}
+	picked, taken := 1, uint32(1)<<p0
+	for i := 0; i < cs.n && picked < MaxManifoldPoints; i++ {
+		if forced&(1<<i) != 0 && taken&(1<<i) == 0 {
+			q[picked], taken = i, taken|1<<i
+			picked++
 		}
 	}
-	p2, best := -1, -1.0
-	for i := 0; i < cs.n; i++ {
-		if a := math.Abs(p.tri(p0, p1, i)); i != p0 && i != p1 && a > best+areaTol {
-			p2, best = i, a
+	if picked == 1 {
+		p1, best := -1, -1.0
+		for i := 0; i < cs.n; i++ {
+			d := (xs[i]-xs[p0])*(xs[i]-xs[p0]) + (ys[i]-ys[p0])*(ys[i]-ys[p0])
+			if i != p0 && d > best+areaTol {
+				p1, best = i, d
+			}
 		}
+		q[1], taken = p1, taken|1<<p1
+		picked++
 	}
-	if p.tri(p0, p1, p2) < 0 {
-		p1, p2 = p2, p1
-	}
-	p3, best := -1, math.Inf(-1)
-	for i := 0; i < cs.n; i++ {
-		if i == p0 || i == p1 || i == p2 {
-			continue
+	if picked == 2 {
+		p2, best := -1, -1.0
+		for i := 0; i < cs.n; i++ {
+			if a := math.Abs(p.tri(q[0], q[1], i)); taken&(1<<i) == 0 && a > best+areaTol {
+				p2, best = i, a
+			}
 		}
-		a := fmax(-p.tri(p0, p1, i), fmax(-p.tri(p1, p2, i), -p.tri(p2, p0, i)))
-		if a > best+areaTol {
-			p3, best = i, a
-		}
+		q[2], taken = p2, taken|1<<p2
+		picked++
 	}
-	q := [MaxManifoldPoints]int{p0, p1, p2, p3}
+	if picked == 3 {
+		p0, p1, p2 := q[0], q[1], q[2]
+		if p.tri(p0, p1, p2) < 0 {
+			p1, p2 = p2, p1
+		}
+		p3, best := -1, math.Inf(-1)
+		for i := 0; i < cs.n; i++ {
+			if taken&(1<<i) != 0 {
+				continue
+			}
+			a := fmax(-p.tri(p0, p1, i), fmax(-p.tri(p1, p2, i), -p.tri(p2, p0, i)))
+			if a > best+areaTol {
+				p3, best = i, a
+			}
+		}
+		q[3] = p3
+	}
 	for i := 1; i < len(q); i++ {
 		for j := i; j > 0 && q[j] < q[j-1]; j-- {
 			q[j], q[j-1] = q[j-1], q[j]

@@ -439,7 +439,7 @@ func TestBestQuadMatchesReference(t *testing.T) {
 				rc := planePoints(r, origin, n, u, v, gaps)
 				cs := &rc.cs
 
-				got := cs.bestQuad(rc.n)
+				got := cs.bestQuad(rc.n, 1<<cs.deepest())
 				old := referenceBestQuad(cs, rc.n)
 				for i := 1; i < len(got); i++ {
 					if got[i] <= got[i-1] || got[0] < 0 || got[len(got)-1] >= cs.n {

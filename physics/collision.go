@@ -20,6 +20,9 @@ type collisionBody struct {
 	material [2]float64 // friction, restitution
 	// sweep bounds how far any point of the body can move over the step, m.
 	sweep float64
+	// motion is the body's expected motion over the step (its velocities times the step), by
+	// which the narrow phase keeps the points that motion would carry into contact.
+	motion collide.Motion
 	// reach bounds the distance of the shape's points from the body's origin, m (from the
 	// shape's bounds; huge for a half-space).
 	reach float64
@@ -101,21 +104,27 @@ func (c *collisionWorld) begin(h float64) {
 }
 
 // addBody places entity e's collider for this step, adding or updating its broad-phase entry.
-// displacement is the body's expected motion over the step and sweep a bound on how far any of
-// its points can move (see sweepBound).
-func (c *collisionWorld) addBody(e ecs.Entity, b *RigidBody, collider *Collider, model int, displacement mgl64.Vec3, sweep float64, still bool) error {
+// displacement is the body's motion over the step at its current velocity (the broad phase's
+// stretch), sweep a bound on how far any of its points can move (see sweepBound), and endVelocity
+// the velocity it would end the step with if nothing touched it: the narrow phase keeps the
+// points that velocity and the angular one would carry into contact (collide.CollideMoving).
+func (c *collisionWorld) addBody(e ecs.Entity, b *RigidBody, collider *Collider, model int, displacement mgl64.Vec3, sweep float64, endVelocity mgl64.Vec3, still bool) error {
 	shape := collider.Shape
 	pose := collide.Pose{Position: b.Position, Rotation: b.Orientation}
 	bounds := shape.Bounds(pose)
+	var motion collide.Motion
 	if b.Kind == Static {
 		displacement, sweep = mgl64.Vec3{}, 0
-	} else if _, infinite := shape.(*collide.HalfSpace); !infinite {
-		spin := b.AngularVelocity.Len()
-		if b.Kind == Dynamic && b.torque != (mgl64.Vec3{}) {
-			// The game's torque turns the body faster by up to h |I_world⁻¹ τ| within the step.
-			spin += b.WorldInertia().Inv().Mul3x1(b.torque).Len() * c.h
+	} else {
+		motion = collide.Motion{Linear: endVelocity.Mul(c.h), Angular: b.AngularVelocity.Mul(c.h)}
+		if _, infinite := shape.(*collide.HalfSpace); !infinite {
+			spin := b.AngularVelocity.Len()
+			if b.Kind == Dynamic && b.torque != (mgl64.Vec3{}) {
+				// The game's torque turns the body faster by up to h |I_world⁻¹ τ| within the step.
+				spin += b.WorldInertia().Inv().Mul3x1(b.torque).Len() * c.h
+			}
+			sweep += spin * 0.5 * bounds.Max.Sub(bounds.Min).Len() * c.h
 		}
-		sweep += spin * 0.5 * bounds.Max.Sub(bounds.Min).Len() * c.h
 	}
 	id, err := c.place(e, b, collider, bounds, displacement)
 	if err != nil {
@@ -129,7 +138,7 @@ func (c *collisionWorld) addBody(e ecs.Entity, b *RigidBody, collider *Collider,
 	}
 	c.bodies = append(c.bodies, collisionBody{
 		entity: e, body: b, shape: shape, pose: pose, model: model, proxy: id,
-		material: [2]float64{b.Friction, b.Restitution}, sweep: sweep, reach: far.Len(), still: still,
+		material: [2]float64{b.Friction, b.Restitution}, sweep: sweep, motion: motion, reach: far.Len(), still: still,
 		sensor: collider.Sensor,
 	})
 	return nil

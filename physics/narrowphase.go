@@ -115,7 +115,7 @@ func (np *narrowPhase) collide(jb *narrowJob) {
 			return
 		}
 	}
-	jb.hit, jb.err = collide.Collide(a.shape, a.pose, b.shape, b.pose, look, prevManifold, &st.manifold)
+	jb.hit, jb.err = collide.CollideMoving(a.shape, a.pose, a.motion, b.shape, b.pose, b.motion, look, prevManifold, &st.manifold)
 	st.poseA, st.poseB, st.look = a.pose, b.pose, look
 	st.shapeA, st.shapeB = a.shape, b.shape
 	if jb.hit && jb.err == nil && prev != nil {

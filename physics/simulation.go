@@ -335,13 +335,16 @@ func (s *Simulation) gatherBody(e ecs.Entity, b *RigidBody) {
 		// contact acts (gravity scale s, the game's force F).
 		v := b.LinearVelocity
 		speed := v.Len()
+		end := v // the velocity at the step's end if nothing touches the body
 		if b.Kind == Dynamic {
 			speed += s.config.Gravity.Len() * math.Abs(b.GravityScale()) * s.h
+			end = end.Add(s.config.Gravity.Mul(b.GravityScale() * s.h))
 			if b.force != (mgl64.Vec3{}) {
 				speed += b.force.Len() / b.Mass * s.h
+				end = end.Add(b.force.Mul(s.h / b.Mass))
 			}
 		}
-		if err := s.collision.addBody(e, b, collider, model, v.Mul(s.h), speed*s.h, still); err != nil {
+		if err := s.collision.addBody(e, b, collider, model, v.Mul(s.h), speed*s.h, end, still); err != nil {
 			s.gatherErr = err
 		}
 	}
