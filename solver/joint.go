@@ -74,7 +74,8 @@ func (js *jointSolve) resize(op *operator) {
 // which the loop runs anyway. Nor does it when no sticking contact couples its normal row to its
 // tangent rows (rowsCoupled: spheres, which roll): the coupling that slows the loop's two-block
 // iteration, and that the candidate exists for, is then absent, while its CG on a pile of a
-// thousand spheres cost five times the whole loop. It spends at most maxCG CG iterations (the work budget), building no
+// thousand spheres cost five times the whole loop. Nor when a contact joins two deformable bodies
+// (softPair). It spends at most maxCG CG iterations (the work budget), building no
 // candidate if they do not suffice, and returns the CG iterations spent.
 func (js *jointSolve) candidate(op *operator, alpha, f, x, v []float64, maxCG int) (bool, int) {
 	js.op, js.v, js.cg, js.maxCG = op, v, 0, maxCG
@@ -86,6 +87,9 @@ func (js *jointSolve) candidate(op *operator, alpha, f, x, v []float64, maxCG in
 // build is candidate's body.
 func (js *jointSolve) build(alpha, f, x []float64) bool {
 	op := js.op
+	if op.softPair() {
+		return false
+	}
 	ja, jf, mask := js.alpha, js.f, js.mask
 	copy(ja, alpha)
 	copy(jf, f)
@@ -121,6 +125,22 @@ func (js *jointSolve) build(alpha, f, x []float64) bool {
 	copy(alpha, ja)
 	copy(x, jf)
 	return true
+}
+
+// softPair reports whether a contact of op joins two sides whose blocks are larger than a rigid
+// body's six DoFs: two reduced deformable bodies, one's surface samples against the other's
+// surface and the other way round. On such islands (soft blocks stacked on soft blocks) the joint
+// candidate is not feasible: the two sampled faces give many nearly redundant contacts, and its
+// active-set corrections release and re-admit them round after round, while its CG cost a third
+// of the solve. A soft block resting alone on rigid bodies still gets one, which holds it still
+// where the loop's ε-converged answers let it twist slowly.
+func (op *operator) softPair() bool {
+	for k := 0; k < op.m; k++ {
+		if op.sides[2*k].size > 6 && op.sides[2*k+1].size > 6 {
+			return true
+		}
+	}
+	return false
 }
 
 // jointCoupling is the squared correlation between a contact's normal row and its tangent rows in

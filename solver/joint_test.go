@@ -1,6 +1,9 @@
 package solver
 
-import "testing"
+import (
+	"math"
+	"testing"
+)
 
 // The joint sticking solve is skipped where the coupling it exists for is absent: in a pile of
 // spheres every contact normal passes through both centres of mass, so no normal impulse turns a
@@ -45,5 +48,59 @@ func TestRowsCoupled(t *testing.T) {
 	}
 	if !rowsCoupled(corner) {
 		t.Errorf("a box corner's block counts as uncoupled")
+	}
+}
+
+// TestJointSkipsIslandsOfSoftPairs: on the captured islands of soft blocks stacked on soft
+// blocks, where a contact joins two deformable bodies, no joint candidate is built (its active set
+// cycles there, and its CG cost a third of the solve), and the answers stay contact-exact and
+// ε-converged with friction pushing along the slip no more than ε allows; on an island without
+// such a contact the candidate is still tried.
+func TestJointSkipsIslandsOfSoftPairs(t *testing.T) {
+	islands := readIslands(t, "testdata/jelly_islands.json")
+	s := mustSolver(t, GameOptions())
+	o := s.Options()
+	paired, tried := 0, 0
+	for _, ci := range islands {
+		var p Problem
+		var res Result
+		ci.build(&p)
+		softPair := false
+		for k := 0; k < p.NumContacts(); k++ {
+			c := p.Contact(k)
+			softA := c.BodyA >= 0 && p.BlockAt(c.BodyA).Size > 6
+			softB := c.BodyB >= 0 && p.BlockAt(c.BodyB).Size > 6
+			softPair = softPair || softA && softB
+		}
+		if err := s.Solve(&p, &res); err != nil {
+			t.Fatalf("step %d: %v", ci.Step, err)
+		}
+		st := res.Stats
+		if !st.Converged || !st.ContactExact {
+			t.Errorf("step %d: converged %v, contact-exact %v", ci.Step, st.Converged, st.ContactExact)
+		}
+		rep := CheckContact(&p, res.Alpha, res.Friction, res.Qdot)
+		if rep.ContactPrimal > 1e-9 || rep.Complementarity > 1e-9 || rep.VelocityMismatch > 1e-9 {
+			t.Errorf("step %d: %v", ci.Step, rep)
+		}
+		norm := 0.0
+		for k := 0; k < p.NumContacts(); k++ {
+			norm += math.Hypot(res.Friction[2*k], res.Friction[2*k+1])
+		}
+		if push, most := frictionPush(&p, &res), math.Max(o.Epsilon, o.FrictionTol)*st.Scale*norm; push > most {
+			t.Errorf("step %d: friction pushes along the slip with %.3g W, more than ε allows (%.3g W)", ci.Step, push, most)
+		}
+		switch {
+		case softPair:
+			paired++
+			if st.JointCG != 0 {
+				t.Errorf("step %d: a contact joins two deformables, yet the joint candidate ran %d CG iterations", ci.Step, st.JointCG)
+			}
+		case st.JointCG > 0:
+			tried++
+		}
+	}
+	if paired < 2 || tried < 1 {
+		t.Fatalf("%d islands with a soft pair, %d others trying the candidate: the test data no longer covers both", paired, tried)
 	}
 }
