@@ -42,7 +42,7 @@ race:
 smoke:
 	@mkdir -p $(ARTIFACTS)
 	STAGGER_WINDOW_TEST=1 STAGGER_SCREENSHOT=$(abspath $(SCREENSHOT)) \
-		xvfb-run -a -s "-screen 0 1280x800x24" $(GO) test -count=1 -run 'TestWindowScreenshot|TestWindowStartScreen|TestWindowThrows|TestWindowKnocks|TestWindowSplit' -v ./demo/
+		xvfb-run -a -s "-screen 0 1280x800x24" $(GO) test -count=1 -run 'TestWindowScreenshot|TestWindowStartScreen|TestWindowThrows|TestWindowKnocks|TestWindowSplit|TestWindowSingleSample|TestWindowInput' -v ./demo/
 
 # The browser build end to end: the wasm built and served on a loopback port, headless Chromium
 # (software WebGL) opens the level list and the first level, a click throws, the screenshots (kept

@@ -462,3 +462,164 @@ func distinctColours(img image.Image) int {
 	}
 	return len(seen)
 }
+
+// TestWindowSingleSample opens the tower at rest in the real window twice: as on any machine, and
+// with -msaa, which keeps g3n's multisampled window. Under Xvfb the renderer draws on the CPU, so
+// the first must draw into a framebuffer of one sample (GL_SAMPLES 0 or 1) and the second into a
+// multisampled one; the drawing state the first set again in its new context must equal the one
+// g3n set in the second's (gl_state, read back from OpenGL), and the two screenshots must agree
+// but for at most 1 % of the pixels below the HUD (edges, where only the multisampled one
+// antialiases). Like TestWindowScreenshot it needs a display and runs only when
+// STAGGER_WINDOW_TEST=1.
+func TestWindowSingleSample(t *testing.T) {
+	if os.Getenv("STAGGER_WINDOW_TEST") != "1" {
+		t.Skip("set STAGGER_WINDOW_TEST=1 and provide a display (make smoke runs it under Xvfb)")
+	}
+	bin := buildDemo(t)
+	shoot := func(extra ...string) (image.Image, levelReport) {
+		t.Helper()
+		shot := filepath.Join(t.TempDir(), "shot.png")
+		args := append([]string{"-scene", "stack", "-n", "5", "-throw-after", "60s", "-screenshot", shot, "-screenshot-after", "2s"}, extra...)
+		out, errOut, code := runDemo(t, bin, 2*time.Minute, args...)
+		if code != 0 {
+			t.Fatalf("%v: exit %d: %s", extra, code, errOut)
+		}
+		var r levelReport
+		if err := json.Unmarshal([]byte(out), &r); err != nil {
+			t.Fatalf("%v: the report is not JSON: %v\n%s", extra, err, out)
+		}
+		f, err := os.Open(shot)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer f.Close()
+		img, err := png.Decode(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return img, r
+	}
+	single, rs := shoot()
+	multi, rm := shoot("-msaa")
+	t.Logf("renderer %q: %d samples, with -msaa %d", rs.Renderer, rs.Samples, rm.Samples)
+	if !softwareRenderer(rs.Renderer) {
+		t.Fatalf("renderer %q: want a software renderer under Xvfb", rs.Renderer)
+	}
+	if rs.Samples != 0 && rs.Samples != 1 {
+		t.Errorf("the window draws into %d samples a pixel on a software renderer; want 0 or 1", rs.Samples)
+	}
+	if rm.Samples < 2 {
+		t.Errorf("with -msaa the window draws into %d samples a pixel; want a multisampled framebuffer", rm.Samples)
+	}
+	if len(rs.GLState) == 0 || len(rs.GLState) != len(rm.GLState) {
+		t.Fatalf("gl_state %v, with -msaa %v; want the same state read back", rs.GLState, rm.GLState)
+	}
+	for name, v := range rm.GLState {
+		if rs.GLState[name] != v {
+			t.Errorf("%s is %#x in the single-sample window, %#x in g3n's", name, rs.GLState[name], v)
+		}
+	}
+	b := single.Bounds()
+	changed, all := 0, 0
+	for y := b.Min.Y + b.Dy()*30/100; y < b.Max.Y; y++ {
+		for x := b.Min.X; x < b.Max.X; x++ {
+			r1, g1, b1, _ := single.At(x, y).RGBA()
+			r2, g2, b2, _ := multi.At(x, y).RGBA()
+			all++
+			if max(absDiff(r1, r2), absDiff(g1, g2), absDiff(b1, b2))>>8 > 40 {
+				changed++
+			}
+		}
+	}
+	t.Logf("%.2f %% of the pixels below the HUD differ from the multisampled window's", 100*float64(changed)/float64(all))
+	if 100*changed > all {
+		t.Errorf("%d of %d pixels below the HUD differ from the multisampled window's; want at most 1 %%", changed, all)
+	}
+}
+
+// TestWindowInput checks that the window takes input through GLFW's events: with the tower open
+// (no scripted throw), the V key made through the X server's XTEST extension (xInput) must split
+// the window, and a left click below its middle then throw in both halves; the control, the same
+// run without input, reports neither. On a software renderer this is the single-sample window that
+// replaced g3n's (useSingleSampleWindow), which must have taken over g3n's callbacks. Like
+// TestWindowScreenshot it needs a display and runs only when STAGGER_WINDOW_TEST=1.
+func TestWindowInput(t *testing.T) {
+	if os.Getenv("STAGGER_WINDOW_TEST") != "1" {
+		t.Skip("set STAGGER_WINDOW_TEST=1 and provide a display (make smoke runs it under Xvfb)")
+	}
+	bin := buildDemo(t)
+	x, err := dialX()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer x.close()
+	if w, err := x.windowUnder(400, 450); err != nil || w != 0 {
+		t.Fatalf("before the demo opens: window %#x under the pointer, %v; want none", w, err)
+	}
+	keyV, err := x.keycode('v')
+	if err != nil {
+		t.Fatal(err)
+	}
+	play := func(input bool) levelReport {
+		t.Helper()
+		args := []string{"-scene", "stack", "-n", "10", "-throw-after", "60s",
+			"-screenshot", filepath.Join(t.TempDir(), "input.png"), "-screenshot-after", "4s"}
+		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+		defer cancel()
+		cmd := exec.CommandContext(ctx, bin, args...)
+		cmd.Env = append(os.Environ(), recordEnv+"="+filepath.Join(t.TempDir(), "stars.json"))
+		var stdout, stderr bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &stdout, &stderr
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		if input {
+			// g3n's window is at the screen's corner (no window manager places it): wait for it
+			// under the window's middle, then for the single-sample window to replace it (events
+			// sent to the first are lost with it), or ten seconds where it stays.
+			var first uint32
+			deadline, replaced := time.Now().Add(time.Minute), time.Time{}
+			for {
+				w, err := x.windowUnder(400, 450)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if first == 0 && w != 0 {
+					first, replaced = w, time.Now().Add(10*time.Second)
+				}
+				if first != 0 && ((w != 0 && w != first) || time.Now().After(replaced)) {
+					t.Logf("window %#x under the pointer, then %#x", first, w)
+					break
+				}
+				if time.Now().After(deadline) {
+					t.Fatal("no window opened under the screen's (400, 450) within a minute")
+				}
+				time.Sleep(50 * time.Millisecond)
+			}
+			time.Sleep(500 * time.Millisecond)
+			// V first: splitting restarts the level, and the throw then lands in both halves.
+			if err := x.tap(keyV); err != nil {
+				t.Fatal(err)
+			}
+			time.Sleep(500 * time.Millisecond)
+			if err := x.click(400, 450); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := cmd.Wait(); err != nil {
+			t.Fatalf("input %v: %v: %s", input, err, stderr.String())
+		}
+		var r levelReport
+		if err := json.Unmarshal(stdout.Bytes(), &r); err != nil {
+			t.Fatalf("input %v: the report is not JSON: %v\n%s", input, err, stdout.String())
+		}
+		return r
+	}
+	r := play(true)
+	if !r.Split || r.Throws != 1 || r.TwinThrows != 1 {
+		t.Errorf("after V and a click: %+v; want the window split and one throw in each half", r)
+	}
+	if c := play(false); c.Throws != 0 || c.Split {
+		t.Errorf("without input: %+v; want no throw and the window whole", c)
+	}
+}

@@ -37,6 +37,9 @@ type windowOptions struct {
 	// split opens the window split, as the V key does: the level in Staggered Projections on the
 	// left and PGS on the right.
 	split bool
+	// msaa keeps g3n's multisampled window where the renderer draws on the CPU, which otherwise
+	// gets a single-sample one (useSingleSampleWindow).
+	msaa bool
 }
 
 // windowScene is the scene behind the level list when -scene is not given: the first level's.
@@ -54,6 +57,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 	fs.DurationVar(&win.screenshotAfter, "screenshot-after", 2*time.Second, "window mode: when to take the -screenshot")
 	fs.BoolVar(&win.contacts, "contacts", false, "window mode: draw contact points and normals from the start (key C)")
 	fs.BoolVar(&win.split, "split", false, "window mode: start with the window split, Staggered Projections left and PGS right (key V)")
+	fs.BoolVar(&win.msaa, "msaa", false, "window mode: keep the multisampled (antialiased) window on a software OpenGL renderer too")
 	fs.DurationVar(&win.throwAfter, "throw-after", 0, "window mode: throw once at the window's middle after this long, and print a JSON report of the level at exit")
 	if err := fs.Parse(args); err != nil {
 		if err == flag.ErrHelp {

@@ -174,6 +174,12 @@ type levelReport struct {
 	// Renderer is the OpenGL renderer's name (GL_RENDERER), "llvmpipe (…)" under Mesa's software
 	// rasterizer.
 	Renderer string `json:"renderer,omitempty"`
+	// Samples is the number of samples per pixel of the framebuffer the game draws into
+	// (GL_SAMPLES): 0 or 1 when it is not multisampled, −1 where it was not asked (the browser).
+	Samples int `json:"samples"`
+	// GLState is the OpenGL context's drawing state before the first frame (glState), empty
+	// where it was not asked.
+	GLState map[string]int `json:"gl_state,omitempty"`
 	// The frame times of the frames from the throw's to the last before exit (frameClock).
 	frameSummary
 }
@@ -184,7 +190,7 @@ var goalWords = map[goalKind]string{goalTopple: "topple", goalTarget: "target", 
 // reportLevel writes the levelReport as one JSON line to w.
 func (g *game) reportLevel(w io.Writer) error {
 	r := levelReport{Scene: g.opts.Scene, Throws: g.throws, Bodies: len(g.level), Knocks: g.sound.played,
-		Renderer: g.renderer, frameSummary: g.frameTime.summary()}
+		Renderer: g.renderer, Samples: g.samples, GLState: g.glState, frameSummary: g.frameTime.summary()}
 	if p := g.prog; p != nil {
 		r.Level, r.Goal, r.State = p.lvl.title, goalWords[p.lvl.goal], p.state.String()
 		r.LevelThrows, r.Displaced, r.Held, r.Off = p.throws, p.displaced, p.held, p.off

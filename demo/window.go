@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"os"
 	"strings"
 	"time"
 
@@ -73,8 +74,13 @@ type game struct {
 	label     *gui.Label
 	frameTime *frameClock // each frame's physics and render time
 	renderer  string      // the OpenGL renderer's name, for the report
-	lastErr   error
-	contacts  *contactLines
+	// samples is the number of samples per pixel of the framebuffer drawn into (0: not
+	// multisampled), −1 where it was not asked; glState the context's drawing state before the
+	// first frame (glState). Both for the report.
+	samples  int
+	glState  map[string]int
+	lastErr  error
+	contacts *contactLines
 	// showContacts draws contact points and normals (key C).
 	showContacts bool
 	// details shows the solver's figures on the status lines (key D).
@@ -95,6 +101,13 @@ type game struct {
 func runWindow(opts headless.Options, set map[string]bool, win windowOptions, stdout io.Writer) error {
 	silenced := silenceWithoutSoundDevice()
 	a := app.App()
+	rendererName := a.Gls().GetString(gls.RENDERER)
+	if softwareRenderer(rendererName) && !win.msaa {
+		if err := useSingleSampleWindow(a.Gls()); err != nil {
+			// The multisampled window still works, only slower.
+			fmt.Fprintln(os.Stderr, "demo: keeping the multisampled window:", err)
+		}
+	}
 	g := &game{opts: opts, set: set, root: core.NewNode(), world: core.NewNode(), contacts: newContactLines(), showContacts: win.contacts,
 		plot: newHUDPlot(), frameTime: newFrameClock()}
 	g.store = defaultRecordStore()
@@ -158,8 +171,9 @@ func runWindow(opts headless.Options, set map[string]bool, win windowOptions, st
 	// outside every panel gives it one.
 	a.Dispatch(window.OnCursor, &window.CursorEvent{Xpos: -1, Ypos: -1})
 	a.Gls().ClearColor(0.16, 0.17, 0.2, 1)
-	g.renderer = a.Gls().GetString(gls.RENDERER)
+	g.renderer = rendererName
 	drawSingleSample(a.Gls(), g.renderer)
+	g.samples, g.glState = framebufferSamples(), glState()
 	if err := g.reset(); err != nil {
 		return err
 	}
