@@ -7,6 +7,7 @@ import (
 	"github.com/go-gl/mathgl/mgl64"
 	"github.com/stagger-physics/stagger/collide"
 	"github.com/stagger-physics/stagger/deform"
+	"github.com/stagger-physics/stagger/ecs"
 )
 
 // deformableModel is the BodyModel of a reduced deformable body: a deform.ModalBody (a linear modal
@@ -40,6 +41,14 @@ type deformableModel struct {
 	depth float64 // peerDepth of the surface
 	sweep float64
 	box   collide.AABB
+	// key is what the samples, sweep, box and tree were last computed from, and same whether this
+	// step's are the same (deformable_reuse.go). colliders and peerKeys list the colliders and
+	// deformables whose contacts with the body this step computed or kept, in the order found;
+	// prevColliders and prevPeerKeys are the last step's.
+	key                      sampleKey
+	same                     bool
+	colliders, prevColliders []colliderKey
+	peerKeys, prevPeerKeys   []ecs.Entity
 
 	// Scratch, sized at creation: the mass block and its Cholesky factor, a point Jacobian, and the
 	// state Displace edits.
