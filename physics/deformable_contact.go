@@ -38,11 +38,15 @@ type deformCollision struct {
 	ids     []collide.ProxyID
 	visitFn func(collide.ProxyID) bool
 	// For the contacts between deformables (deformable_pair.go): per deformable, whether its
-	// BD-tree was refitted this step; a pair's overlapping leaves; and one side's candidate
-	// (sample, triangle) pairs, packed as sample<<32 | triangle.
-	fitted []treeFit
-	leaves [][2]int32
-	cands  []uint64
+	// BD-tree holds its configuration this step; a pair's overlapping leaves; and one side's
+	// candidate triangles per sample (deformable_candidates.go): the rows of bits, rowWords words
+	// each, the samples that have one in the order marked, and per sample its row's index or −1.
+	fitted   []treeFit
+	leaves   [][2]int32
+	bits     []uint64
+	rowWords int
+	marked   []int32
+	slot     []int32
 	// sensed lists the step's overlaps of deformables with sensor colliders, for the sensor
 	// events (sensorEvents.emit).
 	sensed []SensorEvent

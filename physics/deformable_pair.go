@@ -3,6 +3,7 @@ package physics
 import (
 	"cmp"
 	"math"
+	"math/bits"
 	"slices"
 
 	"github.com/go-gl/mathgl/mgl64"
@@ -168,10 +169,12 @@ func (s *Simulation) collideDeformablePairs(margin float64) {
 
 // samplesOnFaces appends to deformable ia's contacts those of its samples with deformable ib's
 // surface triangles, over the leaf pairs in s.deformCol.leaves (ia's leaf first unless swapped).
+// Each sample's candidate triangles are taken in increasing order, each once, and the samples in
+// increasing order (deformCollision.mark, next).
 func (s *Simulation) samplesOnFaces(ia, ib int, swapped bool, look float64) {
 	dc := &s.deformCol
 	a, b := s.deformModels[ia], s.deformModels[ib]
-	dc.cands = dc.cands[:0]
+	dc.startCandidates(len(a.samples), len(b.triangles))
 	for _, lp := range dc.leaves {
 		la, lb := lp[0], lp[1]
 		if swapped {
@@ -187,28 +190,27 @@ func (s *Simulation) samplesOnFaces(ia, ib int, swapped bool, look float64) {
 				if a.samples[v].Sub(centre).LenSqr() > reach {
 					continue
 				}
-				for _, fb := range faces {
-					dc.cands = append(dc.cands, uint64(v)<<32|uint64(fb))
-				}
+				dc.mark(v, faces)
 			}
 		}
 	}
-	// Sorted, a sample's candidate triangles are adjacent and in increasing order.
-	slices.Sort(dc.cands)
+	slices.Sort(dc.marked)
 	other := s.entities[len(s.models)+ib]
-	for i := 0; i < len(dc.cands); {
-		si := int32(dc.cands[i] >> 32)
+	for _, si := range dc.marked {
 		var best faceHit
 		found := false
-		for ; i < len(dc.cands) && int32(dc.cands[i]>>32) == si; i++ {
-			if i > 0 && dc.cands[i] == dc.cands[i-1] {
-				continue
-			}
-			hit, ok := faceContact(a.samples[si], b, int32(uint32(dc.cands[i])), look, b.depth)
-			if ok && (!found || hit.distance < best.distance) {
-				best, found = hit, true
+		row := dc.row(si)
+		for w, word := range row {
+			for ; word != 0; word &= word - 1 {
+				face := int32(w<<6 + bits.TrailingZeros64(word))
+				hit, ok := faceContact(a.samples[si], b, face, look, b.depth)
+				if ok && (!found || hit.distance < best.distance) {
+					best, found = hit, true
+				}
 			}
 		}
+		clear(row)
+		dc.slot[si] = -1
 		if !found {
 			continue
 		}
