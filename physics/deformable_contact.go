@@ -47,6 +47,8 @@ type deformCollision struct {
 	rowWords int
 	marked   []int32
 	slot     []int32
+	// sampleTests and kept are the step's StepStats.SampleTests and KeptDeformable.
+	sampleTests, kept int
 	// sensed lists the step's overlaps of deformables with sensor colliders, for the sensor
 	// events (sensorEvents.emit).
 	sensed []SensorEvent
@@ -78,6 +80,7 @@ func (s *Simulation) collideDeformables(margin float64) {
 		dc.visitFn = dc.visit
 	}
 	dc.sensed = dc.sensed[:0]
+	dc.sampleTests, dc.kept = 0, 0
 	nr := len(s.models)
 	for j, m := range s.deformModels {
 		m.prev, m.contacts = m.contacts, m.prev[:0]
@@ -117,7 +120,7 @@ func (s *Simulation) collideDeformables(margin float64) {
 				continue
 			}
 			if cb.sensor {
-				if m.overlaps(cb) {
+				if m.overlaps(cb, &dc.sampleTests) {
 					dc.sensed = append(dc.sensed, SensorEvent{Sensor: cb.entity, Other: e})
 				}
 				continue
@@ -144,9 +147,11 @@ func (s *Simulation) collideDeformables(margin float64) {
 					})
 				}
 				m.colliders = append(m.colliders, colliderKey{proxy: id, entity: cb.entity, pose: cb.pose, shape: cb.shape, sweep: cb.sweep})
+				dc.kept++
 				continue
 			}
 			m.colliders = append(m.colliders, colliderKey{proxy: id, entity: cb.entity, pose: cb.pose, shape: cb.shape, sweep: cb.sweep})
+			dc.sampleTests += len(m.samples)
 			look := margin + sweep + cb.sweep
 			for si, p := range m.samples {
 				local := cb.pose.ApplyInverse(p)
@@ -183,9 +188,10 @@ func (s *Simulation) collideDeformables(margin float64) {
 }
 
 // overlaps reports whether one of the model's samples lies in or on the collider's shape (a signed
-// distance ≤ 0).
-func (m *deformableModel) overlaps(cb *collisionBody) bool {
+// distance ≤ 0), adding the samples it tested to tests.
+func (m *deformableModel) overlaps(cb *collisionBody, tests *int) bool {
 	for _, p := range m.samples {
+		*tests++
 		if d, _ := cb.shape.SignedDistance(cb.pose.ApplyInverse(p)); d <= 0 {
 			return true
 		}

@@ -128,6 +128,7 @@ func (s *Simulation) collideDeformablePairs(margin float64) {
 				// stand (deformable_reuse.go).
 				dm[j].keepPeer(ek, k)
 				dm[k].keepPeer(ej, j)
+				dc.kept++
 				continue
 			}
 			look := margin + dm[j].sweep + dm[k].sweep
@@ -203,6 +204,7 @@ func (s *Simulation) samplesOnFaces(ia, ib int, swapped bool, look float64) {
 		for w, word := range row {
 			for ; word != 0; word &= word - 1 {
 				face := int32(w<<6 + bits.TrailingZeros64(word))
+				dc.sampleTests++
 				hit, ok := faceContact(a.samples[si], b, face, look, b.depth)
 				if ok && (!found || hit.distance < best.distance) {
 					best, found = hit, true
