@@ -188,7 +188,7 @@ func TestStruckSleepingDeformableWakes(t *testing.T) {
 }
 
 // TestSleepingDeformablePairIsKept: two stacked blocks asleep keep their pair's contacts without a
-// test, unchanged; when the game pushes the top one, the pair's samples are tested again in the
+// test, unchanged, and a step allocates nothing; when the game pushes the top one, the pair's samples are tested again in the
 // next step.
 func TestSleepingDeformablePairIsKept(t *testing.T) {
 	app, ds := blockStack(t, DefaultConfig())
@@ -214,6 +214,15 @@ func TestSleepingDeformablePairIsKept(t *testing.T) {
 				t.Fatalf("asleep step %d: contact %d changed", i, k)
 			}
 		}
+	}
+	tick := uint64(1 << 20)
+	if allocs := testing.AllocsPerRun(20, func() {
+		tick++
+		if err := sim.Step(0.01, tick); err != nil {
+			t.Fatal(err)
+		}
+	}); allocs != 0 || sim.Stats().KeptDeformable < 2 {
+		t.Fatalf("asleep: %v allocations a step, %d kept pairs", allocs, sim.Stats().KeptDeformable)
 	}
 	ds[1].LinearVelocity = mgl64.Vec3{0.05, 0, 0}
 	stepFor(t, app, 1)
