@@ -171,7 +171,7 @@ func (s *Simulation) collideDeformablePairs(margin float64) {
 // samplesOnFaces appends to deformable ia's contacts those of its samples with deformable ib's
 // surface triangles, over the leaf pairs in s.deformCol.leaves (ia's leaf first unless swapped).
 // Each sample's candidate triangles are taken in increasing order, each once, and the samples in
-// increasing order (deformCollision.mark, next).
+// increasing order (deformCollision.mark, row).
 func (s *Simulation) samplesOnFaces(ia, ib int, swapped bool, look float64) {
 	dc := &s.deformCol
 	a, b := s.deformModels[ia], s.deformModels[ib]
