@@ -38,11 +38,17 @@ type deformCollision struct {
 	ids     []collide.ProxyID
 	visitFn func(collide.ProxyID) bool
 	// For the contacts between deformables (deformable_pair.go): per deformable, whether its
-	// BD-tree was refitted this step; a pair's overlapping leaves; and one side's candidate
-	// (sample, triangle) pairs, packed as sample<<32 | triangle.
-	fitted []bool
-	leaves [][2]int32
-	cands  []uint64
+	// BD-tree holds its configuration this step; a pair's overlapping leaves; and one side's
+	// candidate triangles per sample (deformable_candidates.go): the rows of bits, rowWords words
+	// each, the samples that have one in the order marked, and per sample its row's index or −1.
+	fitted   []treeFit
+	leaves   [][2]int32
+	bits     []uint64
+	rowWords int
+	marked   []int32
+	slot     []int32
+	// sampleTests and kept are the step's StepStats.SampleTests and KeptDeformable.
+	sampleTests, kept int
 	// sensed lists the step's overlaps of deformables with sensor colliders, for the sensor
 	// events (sensorEvents.emit).
 	sensed []SensorEvent
@@ -74,12 +80,20 @@ func (s *Simulation) collideDeformables(margin float64) {
 		dc.visitFn = dc.visit
 	}
 	dc.sensed = dc.sensed[:0]
+	dc.sampleTests, dc.kept = 0, 0
 	nr := len(s.models)
 	for j, m := range s.deformModels {
 		m.prev, m.contacts = m.contacts, m.prev[:0]
 		m.prevPeers = m.peers
+		m.prevColliders, m.colliders = m.colliders, m.prevColliders[:0]
+		m.prevPeerKeys, m.peerKeys = m.peerKeys, m.prevPeerKeys[:0]
 		mi := nr + j
-		m.sweep = s.h * m.sampleSpeeds(s.layout.Span(s.qdotP, mi))
+		qdot := s.layout.Span(s.qdotP, mi)
+		// An unchanged body (asleep, say) keeps its samples, sweep and box (deformable_reuse.go).
+		if m.same = m.refreshKey(s.h, margin, qdot); m.same {
+			continue
+		}
+		m.sweep = s.h * m.sampleSpeeds(qdot)
 		box := collide.AABB{Min: m.samples[0], Max: m.samples[0]}
 		for _, p := range m.samples[1:] {
 			box = box.AddPoint(p)
@@ -95,7 +109,7 @@ func (s *Simulation) collideDeformables(margin float64) {
 		friction := s.deformables[j].Friction
 		layer, mask := s.deformables[j].layers()
 		e := s.entities[mi]
-		old := 0
+		old, at := 0, 0
 		for _, id := range dc.ids {
 			rec := &c.proxies[id]
 			if !rec.alive || rec.seen != c.step || !layersMeet(layer, mask, rec.layer, rec.mask) {
@@ -106,13 +120,39 @@ func (s *Simulation) collideDeformables(margin float64) {
 				continue
 			}
 			if cb.sensor {
-				if m.overlaps(cb) {
+				if m.overlaps(cb, &dc.sampleTests) {
 					dc.sensed = append(dc.sensed, SensorEvent{Sensor: cb.entity, Other: e})
 				}
 				continue
 			}
-			look := margin + sweep + cb.sweep
 			mu := combineFriction(friction, cb.material[0])
+			if m.keptCollider(m.same, id, cb, &at) {
+				// Nothing the contacts were computed from has changed: last step's stand, with
+				// their impulses as the warm start.
+				for old < m.prevPeers && m.prev[old].proxy < id {
+					old++
+				}
+				for ; old < m.prevPeers && m.prev[old].proxy == id; old++ {
+					ct := m.prev[old]
+					warm := contactImpulse{normal: ct.alpha, friction: ct.friction}
+					ct.alpha, ct.friction = 0, mgl64.Vec3{}
+					k := len(m.contacts)
+					m.contacts = append(m.contacts, ct)
+					s.contacts.add(contactPoint{
+						pair: -1 - j, point: k,
+						a: cb.contactSide(ct.position), b: contactSide{model: mi, sample: ct.sample},
+						position: ct.position, normal: ct.normal, gap: ct.gap,
+						friction: mu, restitution: combineRestitution(cb.material[1], 0),
+						warm: warm,
+					})
+				}
+				m.colliders = append(m.colliders, colliderKey{proxy: id, entity: cb.entity, pose: cb.pose, shape: cb.shape, sweep: cb.sweep})
+				dc.kept++
+				continue
+			}
+			m.colliders = append(m.colliders, colliderKey{proxy: id, entity: cb.entity, pose: cb.pose, shape: cb.shape, sweep: cb.sweep})
+			dc.sampleTests += len(m.samples)
+			look := margin + sweep + cb.sweep
 			for si, p := range m.samples {
 				local := cb.pose.ApplyInverse(p)
 				d, grad := cb.shape.SignedDistance(local)
@@ -148,9 +188,10 @@ func (s *Simulation) collideDeformables(margin float64) {
 }
 
 // overlaps reports whether one of the model's samples lies in or on the collider's shape (a signed
-// distance ≤ 0).
-func (m *deformableModel) overlaps(cb *collisionBody) bool {
+// distance ≤ 0), adding the samples it tested to tests.
+func (m *deformableModel) overlaps(cb *collisionBody, tests *int) bool {
 	for _, p := range m.samples {
+		*tests++
 		if d, _ := cb.shape.SignedDistance(cb.pose.ApplyInverse(p)); d <= 0 {
 			return true
 		}

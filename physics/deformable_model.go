@@ -7,6 +7,7 @@ import (
 	"github.com/go-gl/mathgl/mgl64"
 	"github.com/stagger-physics/stagger/collide"
 	"github.com/stagger-physics/stagger/deform"
+	"github.com/stagger-physics/stagger/ecs"
 )
 
 // deformableModel is the BodyModel of a reduced deformable body: a deform.ModalBody (a linear modal
@@ -40,6 +41,14 @@ type deformableModel struct {
 	depth float64 // peerDepth of the surface
 	sweep float64
 	box   collide.AABB
+	// key is what the samples, sweep, box and tree were last computed from, and same whether this
+	// step's are the same (deformable_reuse.go). colliders and peerKeys list the colliders and
+	// deformables whose contacts with the body this step computed or kept, in the order found;
+	// prevColliders and prevPeerKeys are the last step's.
+	key                      sampleKey
+	same                     bool
+	colliders, prevColliders []colliderKey
+	peerKeys, prevPeerKeys   []ecs.Entity
 
 	// Scratch, sized at creation: the mass block and its Cholesky factor, a point Jacobian, and the
 	// state Displace edits.
@@ -63,6 +72,7 @@ type reducedBody interface {
 	PointJacobian(p deform.MaterialPoint, dst []float64) error
 	SurfaceTree(vertices []int32, triangles [][3]int32, leafSize int) (*deform.BDTree, error)
 	Position(p deform.MaterialPoint) (mgl64.Vec3, error)
+	VertexMotion(a int, qdot []float64) (x, v mgl64.Vec3, err error)
 	PredictVelocity(h float64, g mgl64.Vec3, dst []float64) error
 	Advance(h float64, qdot, impulse []float64) error
 	State(dst *deform.ModalState)
@@ -266,20 +276,11 @@ func (d *deformableModel) Velocity(dst []float64) { d.body.Velocity(dst) }
 // sampleSpeeds refreshes the samples' world positions and returns the largest speed, m/s, any of
 // them has with the generalised velocity qdot.
 func (d *deformableModel) sampleSpeeds(qdot []float64) float64 {
-	n := d.n
 	fastest := 0.0
 	for i, a := range d.surface {
-		pt := deform.VertexPoint(int(a))
-		d.samples[i], _ = d.body.Position(pt)
-		_ = d.body.PointJacobian(pt, d.jac)
-		var v mgl64.Vec3
-		for r := 0; r < 3; r++ {
-			s := 0.0
-			for c := 0; c < n; c++ {
-				s += d.jac[r*n+c] * qdot[c]
-			}
-			v[r] = s
-		}
+		// The vertex is the mesh's own and qdot the body's, so the modal body cannot refuse them.
+		x, v, _ := d.body.VertexMotion(int(a), qdot)
+		d.samples[i] = x
 		fastest = max(fastest, v.Len())
 	}
 	return fastest

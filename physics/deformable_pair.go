@@ -3,11 +3,13 @@ package physics
 import (
 	"cmp"
 	"math"
+	"math/bits"
 	"slices"
 
 	"github.com/go-gl/mathgl/mgl64"
 	"github.com/stagger-physics/stagger/collide"
 	"github.com/stagger-physics/stagger/deform"
+	"github.com/stagger-physics/stagger/ecs"
 )
 
 // noProxy is the proxy of a deformable contact whose other body is a deformable, not a collider.
@@ -79,8 +81,9 @@ func faceContact(p mgl64.Vec3, b *deformableModel, face int32, look, depth float
 const prismSlack = 1e-9
 
 // collideDeformablePairs lists the contacts between deformables, after their contacts with
-// colliders (collideDeformables, which has set every model's samples, sweep and box). Each
-// deformable's BD-tree is refitted to its start-of-step state; for every pair whose boxes meet,
+// colliders (collideDeformables, which has set every model's samples, sweep and box). For every
+// pair whose boxes meet, each body's BD-tree is refitted to its start-of-step state (once a step,
+// and not at all while the state is the one it was last refitted to);
 // the trees give the pairs of leaves whose spheres come within the look-ahead (margin plus both
 // sweeps), and each surface sample of either body in such a leaf is tested against the other
 // body's triangles of the paired leaf (faceContact). A sample touching several triangles keeps
@@ -89,36 +92,43 @@ const prismSlack = 1e-9
 // other body's side the triangle's nearest point, whose rows combine its vertices' Jacobians
 // (deformableModel.faceRows). The contacts are sorted by (other body, sample) in each model and
 // warm-started from last step's of the same key. A pair whose boxes meet is tested only when its
-// layers meet both ways and the contact filter keeps it.
+// layers meet both ways and the contact filter keeps it. A pair neither body of which has changed
+// since last step computed its contacts keeps them (deformable_reuse.go).
 func (s *Simulation) collideDeformablePairs(margin float64) {
 	dm := s.deformModels
 	if len(dm) < 2 {
 		return
 	}
 	dc := &s.deformCol
-	dc.fitted = growBools(dc.fitted, len(dm))
-	for j, m := range dm {
-		st := &m.state
-		m.body.State(st)
-		// Only a non-finite state is refused, which the step's checks keep out; such a body
-		// then meets no other deformable.
-		dc.fitted[j] = m.tree.Refit(st.Position, st.Orientation, st.Z) == nil
-	}
+	dc.fitted = growFits(dc.fitted, len(dm))
 	nr := len(s.models)
 	for j := range dm {
-		if !dc.fitted[j] {
-			continue
-		}
 		layerJ, maskJ := s.deformables[j].layers()
 		for k := j + 1; k < len(dm); k++ {
-			if !dc.fitted[k] || !dm[j].box.Overlaps(dm[k].box) {
+			if !dm[j].box.Overlaps(dm[k].box) {
 				continue
 			}
 			// The layers, then the contact filter, as for a pair of colliders.
 			if layerK, maskK := s.deformables[k].layers(); !layersMeet(layerJ, maskJ, layerK, maskK) {
 				continue
 			}
-			if s.filter != nil && !callFilter(s.filter, s.entities[nr+j], s.entities[nr+k]) {
+			// A tree is refitted once a step, and only when one of its pairs needs it.
+			if !dc.fit(dm, j) || !dc.fit(dm, k) {
+				continue
+			}
+			ej, ek := s.entities[nr+j], s.entities[nr+k]
+			if s.filter != nil && !callFilter(s.filter, ej, ek) {
+				continue
+			}
+			kept := dm[j].same && dm[k].same && dm[j].testedPeer(ek)
+			dm[j].peerKeys = append(dm[j].peerKeys, ek)
+			dm[k].peerKeys = append(dm[k].peerKeys, ej)
+			if kept {
+				// Neither body has changed since last step computed the pair's contacts: they
+				// stand (deformable_reuse.go).
+				dm[j].keepPeer(ek, k)
+				dm[k].keepPeer(ej, j)
+				dc.kept++
 				continue
 			}
 			look := margin + dm[j].sweep + dm[k].sweep
@@ -160,10 +170,12 @@ func (s *Simulation) collideDeformablePairs(margin float64) {
 
 // samplesOnFaces appends to deformable ia's contacts those of its samples with deformable ib's
 // surface triangles, over the leaf pairs in s.deformCol.leaves (ia's leaf first unless swapped).
+// Each sample's candidate triangles are taken in increasing order, each once, and the samples in
+// increasing order (deformCollision.mark, row).
 func (s *Simulation) samplesOnFaces(ia, ib int, swapped bool, look float64) {
 	dc := &s.deformCol
 	a, b := s.deformModels[ia], s.deformModels[ib]
-	dc.cands = dc.cands[:0]
+	dc.startCandidates(len(a.samples), len(b.triangles))
 	for _, lp := range dc.leaves {
 		la, lb := lp[0], lp[1]
 		if swapped {
@@ -179,28 +191,28 @@ func (s *Simulation) samplesOnFaces(ia, ib int, swapped bool, look float64) {
 				if a.samples[v].Sub(centre).LenSqr() > reach {
 					continue
 				}
-				for _, fb := range faces {
-					dc.cands = append(dc.cands, uint64(v)<<32|uint64(fb))
-				}
+				dc.mark(v, faces)
 			}
 		}
 	}
-	// Sorted, a sample's candidate triangles are adjacent and in increasing order.
-	slices.Sort(dc.cands)
+	slices.Sort(dc.marked)
 	other := s.entities[len(s.models)+ib]
-	for i := 0; i < len(dc.cands); {
-		si := int32(dc.cands[i] >> 32)
+	for _, si := range dc.marked {
 		var best faceHit
 		found := false
-		for ; i < len(dc.cands) && int32(dc.cands[i]>>32) == si; i++ {
-			if i > 0 && dc.cands[i] == dc.cands[i-1] {
-				continue
-			}
-			hit, ok := faceContact(a.samples[si], b, int32(uint32(dc.cands[i])), look, b.depth)
-			if ok && (!found || hit.distance < best.distance) {
-				best, found = hit, true
+		row := dc.row(si)
+		for w, word := range row {
+			for ; word != 0; word &= word - 1 {
+				face := int32(w<<6 + bits.TrailingZeros64(word))
+				dc.sampleTests++
+				hit, ok := faceContact(a.samples[si], b, face, look, b.depth)
+				if ok && (!found || hit.distance < best.distance) {
+					best, found = hit, true
+				}
 			}
 		}
+		clear(row)
+		dc.slot[si] = -1
 		if !found {
 			continue
 		}
@@ -223,10 +235,45 @@ func peerCompare(x, y deformContact) int {
 	return int(x.sample) - int(y.sample)
 }
 
-// growBools returns s resized to n, reusing its capacity.
-func growBools(s []bool, n int) []bool {
-	if cap(s) < n {
-		return make([]bool, n)
+// treeFit is whether a deformable's BD-tree holds its configuration this step.
+type treeFit uint8
+
+const (
+	fitUnknown treeFit = iota // not needed yet
+	fitDone                   // refitted, or still fitted from an earlier step
+	fitFailed                 // the refit refused the state
+)
+
+// fit reports whether deformable j's BD-tree holds its start-of-step configuration, refitting it
+// the first time a step asks. Only a non-finite state is refused, which the step's checks keep out;
+// such a body then meets no other deformable.
+func (dc *deformCollision) fit(dm []*deformableModel, j int) bool {
+	if dc.fitted[j] == fitUnknown {
+		dc.fitted[j] = fitFailed
+		if dm[j].fitTree() {
+			dc.fitted[j] = fitDone
+		}
 	}
-	return s[:n]
+	return dc.fitted[j] == fitDone
+}
+
+// keepPeer appends to the model's contacts last step's with the surface of deformable e, which
+// is the step's deformable peer.
+func (m *deformableModel) keepPeer(e ecs.Entity, peer int) {
+	for _, ct := range m.prev[m.prevPeers:] {
+		if ct.other == e {
+			ct.peer, ct.alpha, ct.friction = peer, 0, mgl64.Vec3{}
+			m.contacts = append(m.contacts, ct)
+		}
+	}
+}
+
+// growFits returns s resized to n and cleared, reusing its capacity.
+func growFits(s []treeFit, n int) []treeFit {
+	if cap(s) < n {
+		return make([]treeFit, n)
+	}
+	s = s[:n]
+	clear(s)
+	return s
 }

@@ -195,6 +195,8 @@ func (s *Simulation) Step(h float64, tick uint64) error {
 		SeparationWork: cst.separationWork,
 		Bounced:        cst.bounced,
 		KeptPairs:      s.collision.keptPairs(),
+		SampleTests:    s.deformCol.sampleTests,
+		KeptDeformable: s.deformCol.kept,
 		NonFinite:      nonFinite,
 		Failed:         len(s.failed),
 		Phases: PhaseTimes{

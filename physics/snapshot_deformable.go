@@ -89,6 +89,8 @@ func (s *Simulation) restoreDeformables(src *Snapshot) {
 			m.contacts = append(m.contacts[:0], src.deformContacts[k]...)
 			m.peers = src.deformPeers[k]
 			m.err = nil
+			// The contacts put back were not computed from what the model remembers.
+			m.forget()
 		}
 	}
 }

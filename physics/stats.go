@@ -73,7 +73,15 @@ type StepStats struct {
 	// the step before rather than computed again, because neither body had moved by more than
 	// 1e-9 m since it was computed (resting contact; see physics/narrowphase.go).
 	KeptPairs int
-	NonFinite int // bodies whose update came out non-finite and was discarded
+	// SampleTests counts the narrow phase's tests of deformable surface samples: one per sample
+	// tested against a collider's shape (a sensor's included) and one per (sample, triangle) tested
+	// against another deformable's surface. KeptDeformable counts the deformable–collider and
+	// deformable–deformable pairs whose contacts were kept from the step before without a test,
+	// because nothing they were computed from had changed: a sleeping deformable against a static
+	// or sleeping body (docs/architecture.md, Deformable bodies; physics/deformable_reuse.go).
+	SampleTests    int
+	KeptDeformable int
+	NonFinite      int // bodies whose update came out non-finite and was discarded
 	// Failed counts the bodies held for the step because their island's contact solve refused
 	// its problem (SolveFailedEvent).
 	Failed int
