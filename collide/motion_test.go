@@ -10,8 +10,8 @@ import (
 
 // TestCollideMovingKeepsThePointsTheMotionDrivesIn: random 12-point hulls just above or touching
 // the ground, turning and falling, against the ground. Brute force over the hull's vertices finds
-// the ones the motion carries below the ground within the step (gap + displacement·n < 0) and the
-// deepest one; when there are at most MaxManifoldPoints of them, every one must be in the
+// the ones the motion carries below the ground within the step (gap + displacement·n below
+// −approachTolerance of the candidates' extent) and the deepest one; when there are at most MaxManifoldPoints of them, every one must be in the
 // manifold (or shadowed, within the reduction's tolerance in the ground's plane, by a kept point
 // at least as deep). Collide without the motion, which ranks by area alone, must drop one of
 // them in some of the trials, or the trials would not test the motion.
@@ -76,9 +76,14 @@ func TestCollideMovingKeepsThePointsTheMotionDrivesIn(t *testing.T) {
 		for _, c := range cands {
 			extent = math.Max(extent, math.Max(math.Abs(c.p[0]-cands[0].p[0]), math.Abs(c.p[1]-cands[0].p[1])))
 		}
+		reach := 0.0 // the tolerance's scale: the candidates' extent, as the reduction takes it
+		for _, c := range cands {
+			d := c.p.Sub(cands[0].p)
+			reach = math.Max(reach, math.Max(math.Abs(d[0]), math.Max(math.Abs(d[1]), math.Abs(d[2]))))
+		}
 		for i, c := range cands {
 			d := motion.Linear.Add(motion.Angular.Cross(c.p.Sub(pose.Position)))
-			if i == deep || c.gap+d[2] < 0 {
+			if i == deep || c.gap+d[2] < -approachTolerance*reach {
 				needed = append(needed, c)
 			}
 		}

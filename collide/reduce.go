@@ -65,8 +65,8 @@ func (cs *candidates) deepest() int {
 
 // emit writes the candidates into out, keeping at most MaxManifoldPoints. The points the pair's
 // motion (out.motion) would carry through the other shape within the step (gap after the motion
-// below zero: for a resting body, every touching point, as gravity presses it down) are needed;
-// so is the deepest point. When at most MaxManifoldPoints are needed they are all kept, and the
+// below zero, by more than approachTolerance: for a body resting on the ground, every touching
+// point, as gravity presses it down) are needed; so is the deepest point. When at most MaxManifoldPoints are needed they are all kept, and the
 // rest of the places go to the other candidates that, with them, span the largest area on the
 // plane normal to n; otherwise only the needed ones compete, by that area. Ties go to the deeper
 // subset, then the earlier one, and candidates keep their relative order.
@@ -93,14 +93,27 @@ func (cs *candidates) emit(n mgl64.Vec3, out *Manifold) {
 	}
 }
 
+// approachTolerance is, relative to the candidates' extent, how far below zero a point's gap after
+// the pair's motion must be for the point to count as driven through. Bodies resting on each
+// other move together, and their touching points' gaps stay within rounding of zero: counting
+// those by sign would let rounding choose their manifolds (a tower of 100 boxes then drifted 8 cm
+// in 60 s).
+const approachTolerance = 1e-6
+
 // keepNeeded reduces more than MaxManifoldPoints candidates to MaxManifoldPoints as emit
 // describes, keeping their relative order.
 func (cs *candidates) keepNeeded(n mgl64.Vec3, pm *pairMotion) {
 	deep := cs.deepest()
+	extent := 0.0
+	for i := 1; i < cs.n; i++ {
+		d := cs.c[i].Point.Sub(cs.c[0].Point)
+		extent = fmax(extent, fmax(math.Abs(d[0]), fmax(math.Abs(d[1]), math.Abs(d[2]))))
+	}
+	least := approachTolerance * extent
 	var needed uint32
 	count := 0
 	for i := 0; i < cs.n; i++ {
-		if i == deep || pm.predictedGap(&cs.c[i]) < 0 {
+		if i == deep || pm.predictedGap(&cs.c[i]) < -least {
 			needed |= 1 << i
 			count++
 		}
