@@ -83,3 +83,43 @@ func shareBody(o *operator, k, l int) bool {
 	}
 	return false
 }
+
+// TestFusedRowKernelsMatchTheirParts: rowsDot is rowDot's normal row and tangentDot's two tangent
+// rows, and addW3 is addW on the normal row followed by addWT, to the bit, on rigid and general
+// blocks alike: the joint sticking solve uses the fused kernels where it used the parts, and its
+// answers must not move.
+func TestFusedRowKernelsMatchTheirParts(t *testing.T) {
+	var p Problem
+	rng := newRand(23)
+	randomProblem(&p, rng, []int{3, 6, 9}, 30, 120)
+	o := &operator{}
+	o.compile(&p)
+	v := make([]float64, o.ndof)
+	for i := range v {
+		v[i] = rng.NormFloat64()
+	}
+	for k := 0; k < o.m; k++ {
+		n0, n1, n2 := o.rowsDot(k, v)
+		w0 := o.rowDot(k, 0, v)
+		w1, w2 := o.tangentDot(k, v)
+		if n0 != w0 || n1 != w1 || n2 != w2 {
+			t.Fatalf("contact %d: rowsDot (%v, %v, %v), the parts (%v, %v, %v)", k, n0, n1, n2, w0, w1, w2)
+		}
+		fused, parts := append([]float64(nil), v...), append([]float64(nil), v...)
+		a := [3]float64{rng.NormFloat64(), rng.NormFloat64(), rng.NormFloat64()}
+		if k%4 == 1 {
+			a[0] = 0
+		}
+		if k%4 == 2 {
+			a[1], a[2] = 0, 0
+		}
+		o.addW3(k, a[0], a[1], a[2], fused)
+		o.addW(k, 0, a[0], parts)
+		o.addWT(k, a[1], a[2], parts)
+		for i := range fused {
+			if fused[i] != parts[i] {
+				t.Fatalf("contact %d, DoF %d: addW3 gives %v, the parts %v", k, i, fused[i], parts[i])
+			}
+		}
+	}
+}

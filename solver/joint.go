@@ -49,6 +49,7 @@ type jointSolve struct {
 	r, z, p, q []float64 // 3m: a 3-vector per contact
 	u          []float64 // ndof
 	mask       []int8
+	pre        []jointBlock // m: each free contact's preconditioner, set by solveRows
 }
 
 // resize sizes the workspace for op.
@@ -65,6 +66,10 @@ func (js *jointSolve) resize(op *operator) {
 		js.mask = make([]int8, m)
 	}
 	js.mask = js.mask[:m]
+	if cap(js.pre) < m {
+		js.pre = make([]jointBlock, m)
+	}
+	js.pre = js.pre[:m]
 }
 
 // candidate builds the joint sticking candidate on op from the iterate (alpha, f), using v as
@@ -223,32 +228,61 @@ func (js *jointSolve) feasible(tol float64) bool {
 	return true
 }
 
-// jointPrecond applies the inverse of contact k's Delassus block on its free rows (3×3 for a
-// sticking contact, the normal diagonal otherwise).
-func jointPrecond(op *operator, k int, mask int8, r, z []float64) {
+// jointBlock is the inverse of one contact's Delassus block on its free rows, as jointPrecond
+// applies it: the cofactors and 1/det of the 3×3 block of a sticking contact (kind blockFull), its
+// diagonal where that block is singular (blockDiagonal), or the normal diagonal alone for a
+// contact whose normal row only is free (blockNormal). Built once per solve of the rows, so that
+// CG's iterations only apply it.
+type jointBlock struct {
+	c00, c01, c02, c11, c12, c22, inv float64
+	d0, d1, d2                        float64 // the diagonal
+	kind                              int8
+}
+
+// Kinds of jointBlock.
+const (
+	blockNormal int8 = iota
+	blockDiagonal
+	blockFull
+)
+
+// setJointBlock fills b for contact k of op under mask.
+func setJointBlock(op *operator, k int, mask int8, b *jointBlock) {
 	g := op.g[6*k : 6*k+6]
+	a, bb, c := g[0], g[1], g[2]
+	d, e, f := g[3], g[4], g[5]
+	*b = jointBlock{d0: a, d1: d, d2: f}
 	if mask != jointSticking {
-		z[0], z[1], z[2] = r[0]/g[0], 0, 0
 		return
 	}
 	// Symmetric 3×3 [[nn n1 n2] [n1 11 12] [n2 12 22]] by cofactors.
-	a, b, c := g[0], g[1], g[2]
-	d, e, f := g[3], g[4], g[5]
 	c00 := d*f - e*e
-	c01 := c*e - b*f
-	c02 := b*e - c*d
-	det := a*c00 + b*c01 + c*c02
+	c01 := c*e - bb*f
+	c02 := bb*e - c*d
+	det := a*c00 + bb*c01 + c*c02
 	if !(det > 1e-12*a*d*f) {
-		z[0], z[1], z[2] = r[0]/a, r[1]/d, r[2]/f
+		b.kind = blockDiagonal
 		return
 	}
-	c11 := a*f - c*c
-	c12 := b*c - a*e
-	c22 := a*d - b*b
-	inv := 1 / det
-	z[0] = (c00*r[0] + c01*r[1] + c02*r[2]) * inv
-	z[1] = (c01*r[0] + c11*r[1] + c12*r[2]) * inv
-	z[2] = (c02*r[0] + c12*r[1] + c22*r[2]) * inv
+	b.kind = blockFull
+	b.c00, b.c01, b.c02 = c00, c01, c02
+	b.c11, b.c12, b.c22 = a*f-c*c, bb*c-a*e, a*d-bb*bb
+	b.inv = 1 / det
+}
+
+// jointPrecond applies the inverse of a contact's Delassus block on its free rows (3×3 for a
+// sticking contact, the normal diagonal otherwise), set up by setJointBlock.
+func jointPrecond(b *jointBlock, r, z []float64) {
+	switch b.kind {
+	case blockFull:
+		z[0] = (b.c00*r[0] + b.c01*r[1] + b.c02*r[2]) * b.inv
+		z[1] = (b.c01*r[0] + b.c11*r[1] + b.c12*r[2]) * b.inv
+		z[2] = (b.c02*r[0] + b.c12*r[1] + b.c22*r[2]) * b.inv
+	case blockDiagonal:
+		z[0], z[1], z[2] = r[0]/b.d0, r[1]/b.d1, r[2]/b.d2
+	default:
+		z[0], z[1], z[2] = r[0]/b.d0, 0, 0
+	}
 }
 
 // solveRows runs block-preconditioned CG on the free rows of the candidate, keeping
@@ -278,7 +312,8 @@ func (js *jointSolve) solveRows() bool {
 			s1, s2 := op.slip(k, v)
 			r[3*k+1], r[3*k+2] = -s1, -s2
 		}
-		jointPrecond(op, k, mask[k], r[3*k:3*k+3], z[3*k:3*k+3])
+		setJointBlock(op, k, mask[k], &js.pre[k])
+		jointPrecond(&js.pre[k], r[3*k:3*k+3], z[3*k:3*k+3])
 		copy(p[3*k:3*k+3], z[3*k:3*k+3])
 		rz += r[3*k]*z[3*k] + r[3*k+1]*z[3*k+1] + r[3*k+2]*z[3*k+2]
 		rmax = max(rmax, max(math.Abs(r[3*k]), max(math.Abs(r[3*k+1]), math.Abs(r[3*k+2]))))
@@ -291,9 +326,10 @@ func (js *jointSolve) solveRows() bool {
 			if mask[k] == jointReleased {
 				continue
 			}
-			op.addW(k, 0, p[3*k], u)
 			if mask[k] == jointSticking {
-				op.addWT(k, p[3*k+1], p[3*k+2], u)
+				op.addW3(k, p[3*k], p[3*k+1], p[3*k+2], u)
+			} else {
+				op.addW(k, 0, p[3*k], u)
 			}
 		}
 		pq := 0.0
@@ -301,10 +337,10 @@ func (js *jointSolve) solveRows() bool {
 			if mask[k] == jointReleased {
 				continue
 			}
-			q[3*k] = op.rowDot(k, 0, u)
-			q[3*k+1], q[3*k+2] = 0, 0
 			if mask[k] == jointSticking {
-				q[3*k+1], q[3*k+2] = op.tangentDot(k, u)
+				q[3*k], q[3*k+1], q[3*k+2] = op.rowsDot(k, u)
+			} else {
+				q[3*k], q[3*k+1], q[3*k+2] = op.rowDot(k, 0, u), 0, 0
 			}
 			pq += p[3*k]*q[3*k] + p[3*k+1]*q[3*k+1] + p[3*k+2]*q[3*k+2]
 		}
@@ -326,7 +362,7 @@ func (js *jointSolve) solveRows() bool {
 				r[i] -= a * q[i]
 				rmax = max(rmax, math.Abs(r[i]))
 			}
-			jointPrecond(op, k, mask[k], r[3*k:3*k+3], z[3*k:3*k+3])
+			jointPrecond(&js.pre[k], r[3*k:3*k+3], z[3*k:3*k+3])
 			rzNew += r[3*k]*z[3*k] + r[3*k+1]*z[3*k+1] + r[3*k+2]*z[3*k+2]
 		}
 		axpy(a, u, v)

@@ -205,6 +205,35 @@ func (o *operator) rowDot(k, r int, v []float64) float64 {
 	return s
 }
 
+// rowsDot returns contact k's three rows (normal, then both tangents) applied to v: rowDot's and
+// tangentDot's figures to the bit, reading each side's block of v once.
+func (o *operator) rowsDot(k int, v []float64) (float64, float64, float64) {
+	s0, s1, s2 := 0.0, 0.0, 0.0
+	for i := 2 * k; i < 2*k+2; i++ {
+		sd := o.sides[i]
+		if sd.off < 0 {
+			continue
+		}
+		n := sd.size
+		if n == rigidSize {
+			x := block6(v, sd.off)
+			r := rows6(o.rows, sd.row)
+			s0 += dot6((*[rigidSize]float64)(r[:rigidSize]), x)
+			s1 += dot6((*[rigidSize]float64)(r[rigidSize:]), x)
+			s2 += dot6((*[rigidSize]float64)(r[2*rigidSize:]), x)
+			continue
+		}
+		s0 += dot(o.rows[sd.row:sd.row+n], v[sd.off:sd.off+n])
+		x := v[sd.off : sd.off+n]
+		r := o.rows[sd.row+n : sd.row+3*n]
+		for j, xj := range x {
+			s1 += r[j] * xj
+			s2 += r[n+j] * xj
+		}
+	}
+	return s0, s1, s2
+}
+
 // slip returns contact k's tangential velocity at the velocity v: its two tangent rows applied to
 // v plus the tangential velocity no block carries (Contact.BT). Use it for a velocity; use
 // tangentDot for a change of velocity or a direction, where the constant term has no place.
@@ -255,6 +284,39 @@ func (o *operator) addW(k, r int, a float64, v []float64) {
 			continue
 		}
 		axpy(a, o.w[sd.row+r*n:sd.row+(r+1)*n], v[sd.off:sd.off+n])
+	}
+}
+
+// addW3 adds a₀·M⁻¹(normal row)ᵀ and then M⁻¹(a₁ t₁ + a₂ t₂) of contact k to v: addW(k, 0, a₀)
+// followed by addWT(k, a₁, a₂) to the bit, one side's block at a time (the sides are different
+// bodies' blocks).
+func (o *operator) addW3(k int, a0, a1, a2 float64, v []float64) {
+	for i := 2 * k; i < 2*k+2; i++ {
+		sd := o.sides[i]
+		if sd.off < 0 {
+			continue
+		}
+		n := sd.size
+		if n == rigidSize {
+			x := block6(v, sd.off)
+			if a0 != 0 {
+				axpy6(a0, block6(o.w, sd.row), x)
+			}
+			if a1 != 0 || a2 != 0 {
+				combine6(0, a1, a2, rows6(o.w, sd.row), x)
+			}
+			continue
+		}
+		y := v[sd.off : sd.off+n]
+		if a0 != 0 {
+			axpy(a0, o.w[sd.row:sd.row+n], y)
+		}
+		if a1 != 0 || a2 != 0 {
+			r := o.w[sd.row+n : sd.row+3*n]
+			for j := range y {
+				y[j] += a1*r[j] + a2*r[n+j]
+			}
+		}
 	}
 }
 
