@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"image"
 	"image/png"
 	"os"
@@ -222,24 +223,7 @@ func TestWindowSplit(t *testing.T) {
 		t.Helper()
 		shot := filepath.Join(t.TempDir(), name+".png")
 		args = append([]string{"-scene", "stack", "-n", "10", "-split", "-screenshot", shot}, args...)
-		out, errOut, code := runDemo(t, bin, 2*time.Minute, args...)
-		if code != 0 {
-			t.Fatalf("%s: exit %d: %s", name, code, errOut)
-		}
-		var r levelReport
-		if err := json.Unmarshal([]byte(out), &r); err != nil {
-			t.Fatalf("%s: the report is not JSON: %v\n%s", name, err, out)
-		}
-		f, err := os.Open(shot)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer f.Close()
-		img, err := png.Decode(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return img, r
+		return shootLevel(t, bin, name, shot, args...)
 	}
 	before, _ := shoot("before", "-throw-after", "60s", "-screenshot-after", "1.5s")
 	after, r := shoot("after", "-throw-after", "1s", "-screenshot-after", "3.5s")
@@ -480,24 +464,7 @@ func TestWindowSingleSample(t *testing.T) {
 		t.Helper()
 		shot := filepath.Join(t.TempDir(), "shot.png")
 		args := append([]string{"-scene", "stack", "-n", "5", "-throw-after", "60s", "-screenshot", shot, "-screenshot-after", "2s"}, extra...)
-		out, errOut, code := runDemo(t, bin, 2*time.Minute, args...)
-		if code != 0 {
-			t.Fatalf("%v: exit %d: %s", extra, code, errOut)
-		}
-		var r levelReport
-		if err := json.Unmarshal([]byte(out), &r); err != nil {
-			t.Fatalf("%v: the report is not JSON: %v\n%s", extra, err, out)
-		}
-		f, err := os.Open(shot)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer f.Close()
-		img, err := png.Decode(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return img, r
+		return shootLevel(t, bin, fmt.Sprint(extra), shot, args...)
 	}
 	single, rs := shoot()
 	multi, rm := shoot("-msaa")
@@ -622,4 +589,28 @@ func TestWindowInput(t *testing.T) {
 	if c := play(false); c.Throws != 0 || c.Split {
 		t.Errorf("without input: %+v; want no throw and the window whole", c)
 	}
+}
+
+// shootLevel runs the demo binary bin with args, which write a screenshot to shot, and returns
+// the screenshot and the level's JSON report; name labels the run in failures.
+func shootLevel(t *testing.T, bin, name, shot string, args ...string) (image.Image, levelReport) {
+	t.Helper()
+	out, errOut, code := runDemo(t, bin, 2*time.Minute, args...)
+	if code != 0 {
+		t.Fatalf("%s: exit %d: %s", name, code, errOut)
+	}
+	var r levelReport
+	if err := json.Unmarshal([]byte(out), &r); err != nil {
+		t.Fatalf("%s: the report is not JSON: %v\n%s", name, err, out)
+	}
+	f, err := os.Open(shot)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	img, err := png.Decode(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return img, r
 }
