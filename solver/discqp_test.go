@@ -79,3 +79,36 @@ func BenchmarkDiscQP(b *testing.B) {
 		})
 	}
 }
+
+// TestCachedDiscMatchesDiscQP: the friction projection's discQP with each contact's
+// eigen-decomposition cached for the solve gives discQP's answers to the bit, on and inside the
+// rim, for the same contact called again with other l and r.
+func TestCachedDiscMatchesDiscQP(t *testing.T) {
+	rng := newRand(31)
+	var fp frictionProjection
+	fp.set.model = Disc
+	const m = 50
+	fp.eigen, fp.eigenSet = make([]discEigen, m), make([]bool, m)
+	blocks := make([][3]float64, m)
+	for k := range blocks {
+		x, y, z := rng.NormFloat64(), rng.NormFloat64(), rng.NormFloat64()
+		blocks[k] = [3]float64{x*x + 1e-3, x * y, y*y + z*z + 1e-3}
+	}
+	rim := 0
+	for i := 0; i < 5000; i++ {
+		k := rng.IntN(m)
+		g := blocks[k]
+		l1, l2, r := rng.NormFloat64(), rng.NormFloat64(), math.Abs(rng.NormFloat64())
+		w1, w2 := discQP(g[0], g[1], g[2], l1, l2, r)
+		c1, c2 := fp.minimize(k, g[0], g[1], g[2], l1, l2, r)
+		if w1 != c1 || w2 != c2 {
+			t.Fatalf("call %d, contact %d: cached (%v, %v), discQP (%v, %v)", i, k, c1, c2, w1, w2)
+		}
+		if _, _, _, inside := discInside(g[0], g[1], g[2], l1, l2, r); !inside {
+			rim++
+		}
+	}
+	if rim < 1000 {
+		t.Fatalf("only %d of the calls reached the rim", rim)
+	}
+}

@@ -61,6 +61,9 @@ type frictionProjection struct {
 	active       []int
 	ic           delassusIC // preconditioner of the subspace CG (always the wide shift)
 	newton       frictionNewton
+	// eigen caches each contact's discEigen for the solve; eigenSet marks those computed.
+	eigen    []discEigen
+	eigenSet []bool
 }
 
 // resize sizes the scratch for op and forgets the factor: a new solve.
@@ -77,6 +80,12 @@ func (fp *frictionProjection) resize(op *operator) {
 	fp.active = growI(fp.active, m)
 	fp.ic.invalidate()
 	fp.newton.resize(op)
+	if cap(fp.eigen) < m {
+		fp.eigen = make([]discEigen, m)
+		fp.eigenSet = make([]bool, m)
+	}
+	fp.eigen, fp.eigenSet = fp.eigen[:m], fp.eigenSet[:m]
+	clear(fp.eigenSet)
 }
 
 // bind sets the projection's problem; unbind clears it.
@@ -328,7 +337,7 @@ func (fp *frictionProjection) update(k int, f []float64, tol float64) float64 {
 	s1, s2 := op.slip(k, v)
 	l1 := s1 - (a*f1 + b*f2)
 	l2 := s2 - (b*f1 + c*f2)
-	y1, y2 := fp.set.minimize(a, b, c, l1, l2, rad)
+	y1, y2 := fp.minimize(k, a, b, c, l1, l2, rad)
 	d1, d2 := y1-f1, y2-f2
 	dv := max(math.Abs(a*d1+b*d2), math.Abs(b*d1+c*d2))
 	if dv <= stableUpdate*tol {

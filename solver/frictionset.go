@@ -55,13 +55,23 @@ func (fs *frictionSet) sticks(rad, f1, f2 float64) bool {
 	return rad > 0 && fs.gauge(f1, f2) < rad*(1-stickMargin)
 }
 
-// minimize returns argmin ½yᵀGy + lᵀy over the set of radius r, G = [[a b] [b c]] symmetric PSD:
-// a contact's friction sub-problem with the other contacts held.
-func (fs *frictionSet) minimize(a, b, c, l1, l2, r float64) (float64, float64) {
-	if fs.model == Disc {
-		return discQP(a, b, c, l1, l2, r)
+// minimize returns argmin ½yᵀGy + lᵀy over the friction set of radius r, G = [[a b] [b c]]
+// symmetric PSD: contact k's friction sub-problem with the other contacts held. For a disc it is
+// discQP to the bit, with G's eigen-decomposition taken from the projection's per-solve cache: G
+// is contact k's tangent block for the whole solve, and a sliding contact meets its rim in sweep
+// after sweep.
+func (fp *frictionProjection) minimize(k int, a, b, c, l1, l2, r float64) (float64, float64) {
+	if fp.set.model != Disc {
+		return fp.set.polygonQP(a, b, c, l1, l2, r)
 	}
-	return fs.polygonQP(a, b, c, l1, l2, r)
+	y1, y2, ln, done := discInside(a, b, c, l1, l2, r)
+	if done {
+		return y1, y2
+	}
+	if !fp.eigenSet[k] {
+		fp.eigen[k], fp.eigenSet[k] = newDiscEigen(a, b, c), true
+	}
+	return discRim(fp.eigen[k], l1, l2, ln, r)
 }
 
 // optimal reports whether friction impulse (f1, f2) solves its contact's friction sub-problem for
@@ -100,20 +110,40 @@ func norm2(x, y float64) float64 {
 // unconstrained minimiser if it lies inside, otherwise y(λ) = −(G+λI)⁻¹l with ‖y(λ)‖ = r, found by
 // safeguarded Newton on 1/‖y(λ)‖ − 1/r (the 2-D trust-region sub-problem, solved to rounding).
 func discQP(a, b, c, l1, l2, r float64) (float64, float64) {
-	ln := norm2(l1, l2)
-	if ln == 0 {
-		return 0, 0
+	y1, y2, ln, done := discInside(a, b, c, l1, l2, r)
+	if done {
+		return y1, y2
 	}
-	// Most calls are sticking contacts, whose unconstrained minimiser lies inside the disc: test
-	// that first by Cramer's rule on a well-conditioned G (det ≥ 1e-14·tr², so e2 ≥ 1e-14·e1 as
-	// the eigen path below requires), before the eigen-decomposition that the rim needs.
+	return discRim(newDiscEigen(a, b, c), l1, l2, ln, r)
+}
+
+// discInside answers discQP where the answer is found without G's eigen-decomposition: zero for
+// l = 0, and the unconstrained minimiser when it lies inside the disc. Most calls are sticking
+// contacts: this tests that first by Cramer's rule on a well-conditioned G (det ≥ 1e-14·tr², so
+// e2 ≥ 1e-14·e1 as the eigen path requires). It also returns ‖l‖ for discRim.
+func discInside(a, b, c, l1, l2, r float64) (y1, y2, ln float64, done bool) {
+	ln = norm2(l1, l2)
+	if ln == 0 {
+		return 0, 0, 0, true
+	}
 	if det, tr := a*c-b*b, a+c; det > 1e-14*tr*tr {
 		y1, y2 := (b*l2-c*l1)/det, (b*l1-a*l2)/det
 		if norm2(y1, y2) <= r {
-			return y1, y2
+			return y1, y2, ln, true
 		}
 	}
-	// Eigen-decomposition of the 2×2 G.
+	return 0, 0, ln, false
+}
+
+// discEigen is the eigen-decomposition of a contact's 2×2 tangent block G: eigenvalues e1 ≥ e2
+// and the unit eigenvector (q1x, q1y) of e1. It depends on G alone, so a friction projection
+// computes it once per contact and solve (frictionProjection.eigen).
+type discEigen struct {
+	e1, e2, q1x, q1y float64
+}
+
+// newDiscEigen decomposes G = [[a b] [b c]].
+func newDiscEigen(a, b, c float64) discEigen {
 	tr, df := 0.5*(a+c), 0.5*(a-c)
 	h := norm2(df, b)
 	e1, e2 := tr+h, tr-h // e1 ≥ e2
@@ -126,7 +156,12 @@ func discQP(a, b, c, l1, l2, r float64) (float64, float64) {
 		q1x, q1y = b, h-df
 	}
 	qn := norm2(q1x, q1y)
-	q1x, q1y = q1x/qn, q1y/qn
+	return discEigen{e1: e1, e2: e2, q1x: q1x / qn, q1y: q1y / qn}
+}
+
+// discRim answers discQP where discInside did not, from G's eigen-decomposition eg; ln is ‖l‖.
+func discRim(eg discEigen, l1, l2, ln, r float64) (float64, float64) {
+	e1, e2, q1x, q1y := eg.e1, eg.e2, eg.q1x, eg.q1y
 	q2x, q2y := -q1y, q1x
 	g1 := q1x*l1 + q1y*l2
 	g2 := q2x*l1 + q2y*l2
