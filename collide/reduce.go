@@ -66,10 +66,11 @@ func (cs *candidates) deepest() int {
 // emit writes the candidates into out, keeping at most MaxManifoldPoints. The points the pair's
 // motion (out.motion) would carry through the other shape within the step (gap after the motion
 // below zero, by more than approachTolerance: for a body resting on the ground, every touching
-// point, as gravity presses it down) are needed; so is the deepest point. When at most MaxManifoldPoints are needed they are all kept, and the
-// rest of the places go to the other candidates that, with them, span the largest area on the
-// plane normal to n; otherwise only the needed ones compete, by that area. Ties go to the deeper
-// subset, then the earlier one, and candidates keep their relative order.
+// point, as gravity presses it down) are needed; so is the deepest point. When at most
+// MaxManifoldPoints are needed they are all kept, and the rest of the places go to the other
+// candidates that, with them, span the largest area on the plane normal to n; otherwise only the
+// needed ones compete, by that area. Ties go to the deeper subset, then the earlier one, and
+// candidates keep their relative order.
 //
 // The solve holds only the points it is given: a subset chosen by area alone can keep
 // speculative points at the margin and drop one already touching (a hull rocking on the ground
@@ -205,7 +206,8 @@ func (p *plane2) tri(i, j, k int) float64 {
 }
 
 // bestQuad tries every 4-subset (at most 70) that holds the candidates whose bits are set in
-// forced (at most four, the deepest among them) and returns the indices, increasing. The subset whose projected convex hull has the largest area wins; areas within 1e-9·scale² of each other
+// forced (at most four, the deepest among them) and returns the indices, increasing. The subset
+// whose projected convex hull has the largest area wins; areas within 1e-9·scale² of each other
 // tie, a tie goes to the deeper subset (its summed −Gap larger by more than 1e-9·scale), and
 // among those to the earlier subset in loop order.
 //
