@@ -136,15 +136,7 @@ func TestWindowScreenshot(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("demo exited %d: %s", code, errOut)
 	}
-	f, err := os.Open(shot)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	img, err := png.Decode(f)
-	if err != nil {
-		t.Fatal(err)
-	}
+	img := readPNG(t, shot)
 	colours := distinctColours(img)
 	if colours < 2 {
 		t.Fatalf("the screenshot is blank: %d colour(s)", colours)
@@ -355,15 +347,7 @@ func TestWindowStartScreen(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("demo exited %d: %s", code, errOut)
 	}
-	f, err := os.Open(shot)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	img, err := png.Decode(f)
-	if err != nil {
-		t.Fatal(err)
-	}
+	img := readPNG(t, shot)
 	if colours := distinctColours(img); colours < 2 {
 		t.Fatalf("the start screen is blank: %d colour(s)", colours)
 	}
@@ -398,15 +382,7 @@ func TestWindowStartScreen(t *testing.T) {
 	if _, errOut, code := runDemo(t, bin, 2*time.Minute, "-screenshot", shot, "-screenshot-after", "2s"); code != 0 {
 		t.Fatalf("demo exited %d: %s", code, errOut)
 	}
-	f2, err := os.Open(shot)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f2.Close()
-	img2, err := png.Decode(f2)
-	if err != nil {
-		t.Fatal(err)
-	}
+	img2 := readPNG(t, shot)
 	filled := starPixels(img2)
 	if hollow == 0 || 10*filled < 14*hollow {
 		t.Errorf("star-coloured pixels: %d with no record, %d with three stars on every level; want hollow stars, then at least 1.4 times as many", hollow, filled)
@@ -603,7 +579,13 @@ func shootLevel(t *testing.T, bin, name, shot string, args ...string) (image.Ima
 	if err := json.Unmarshal([]byte(out), &r); err != nil {
 		t.Fatalf("%s: the report is not JSON: %v\n%s", name, err, out)
 	}
-	f, err := os.Open(shot)
+	return readPNG(t, shot), r
+}
+
+// readPNG decodes the PNG screenshot at path.
+func readPNG(t *testing.T, path string) image.Image {
+	t.Helper()
+	f, err := os.Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -612,5 +594,5 @@ func shootLevel(t *testing.T, bin, name, shot string, args ...string) (image.Ima
 	if err != nil {
 		t.Fatal(err)
 	}
-	return img, r
+	return img
 }
