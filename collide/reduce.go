@@ -66,9 +66,10 @@ func (cs *candidates) deepest() int {
 // emit writes the candidates into out, keeping at most MaxManifoldPoints. The points the pair's
 // motion (out.motion) would carry through the other shape within the step (gap after the motion
 // below zero, by more than approachTolerance: for a body resting on the ground, every touching
-// point, as gravity presses it down) are needed; so is the deepest point. When at most
+// point, as gravity presses it down) are needed; so is the deepest point. When fewer than
 // MaxManifoldPoints are needed they are all kept, and the rest of the places go to the other
-// candidates that, with them, span the largest area on the plane normal to n; otherwise only the
+// candidates that, with them, span the largest area on the plane normal to n. When they fill
+// every place, the widest subset that holds them all is kept (holdingQuad); failing one, only the
 // needed ones compete, by that area. Ties go to the deeper subset, then the earlier one, and
 // candidates keep their relative order.
 //
@@ -119,6 +120,17 @@ func (cs *candidates) keepNeeded(n mgl64.Vec3, pm *pairMotion) {
 			count++
 		}
 	}
+	if count >= MaxManifoldPoints && cs.n <= exhaustiveReduceLimit {
+		// The needed points fill every place. Kept as they are, they can crowd at one end of
+		// the contact region (the end the motion drives in), and the other end, lifting in the
+		// predicted motion, may be driven in instead once the contacts act: two boards lying
+		// on each other, turning together, then sank a centimetre in a step at the dropped end.
+		// So the widest subset that holds every needed point is kept, if there is one.
+		if keep, ok := cs.holdingQuad(n, deep, needed); ok {
+			cs.keep(keep)
+			return
+		}
+	}
 	if count > MaxManifoldPoints {
 		// Only the needed ones compete: drop the others, then reduce as if they were all.
 		m := 0
@@ -138,6 +150,11 @@ func (cs *candidates) keepNeeded(n mgl64.Vec3, pm *pairMotion) {
 	} else {
 		keep = cs.greedyQuad(n, needed&^(1<<deep))
 	}
+	cs.keep(keep)
+}
+
+// keep reduces the candidates to those at the indices of keep (increasing).
+func (cs *candidates) keep(keep [MaxManifoldPoints]int) {
 	var kept candidates
 	for _, i := range keep {
 		kept.c[kept.n] = cs.c[i]
