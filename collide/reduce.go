@@ -68,9 +68,9 @@ func (cs *candidates) deepest() int {
 // below zero, by more than approachTolerance: for a body resting on the ground, every touching
 // point, as gravity presses it down) are needed; so is the deepest point. When fewer than
 // MaxManifoldPoints are needed they are all kept, and the rest of the places go to the other
-// candidates that, with them, span the largest area on the plane normal to n. When they fill
-// every place, the widest subset that holds them all is kept (holdingQuad); failing one, only the
-// needed ones compete, by that area. Ties go to the deeper subset, then the earlier one, and
+// candidates that, with them, span the largest area on the plane normal to n; otherwise the
+// needed ones and the other touching ones (gap at most approachTolerance of the extent) compete,
+// by that area, with the deepest kept. Ties go to the deeper subset, then the earlier one, and
 // candidates keep their relative order.
 //
 // The solve holds only the points it is given: a subset chosen by area alone can keep
@@ -120,22 +120,16 @@ func (cs *candidates) keepNeeded(n mgl64.Vec3, pm *pairMotion) {
 			count++
 		}
 	}
-	if count >= MaxManifoldPoints && cs.n <= exhaustiveReduceLimit {
-		// The needed points fill every place. Kept as they are, they can crowd at one end of
-		// the contact region (the end the motion drives in), and the other end, lifting in the
-		// predicted motion, may be driven in instead once the contacts act: two boards lying
-		// on each other, turning together, then sank a centimetre in a step at the dropped end.
-		// So the widest subset that holds every needed point is kept, if there is one.
-		if keep, ok := cs.holdingQuad(n, deep, needed); ok {
-			cs.keep(keep)
-			return
-		}
-	}
-	if count > MaxManifoldPoints {
-		// Only the needed ones compete: drop the others, then reduce as if they were all.
+	if count >= MaxManifoldPoints {
+		// The needed ones fill every place: they compete with the other touching points, by
+		// area. Alone, they can crowd at the end of the contact region the motion drives in,
+		// and the touching other end, lifting in the predicted motion, is driven in instead
+		// once the contacts act: two boards lying on each other and turning together sank a
+		// centimetre in a step at the dropped end. Speculative points (above the touching ones)
+		// stay out: kept for their area, they let a needed corner sink.
 		m := 0
 		for i := 0; i < cs.n; i++ {
-			if needed&(1<<i) != 0 {
+			if needed&(1<<i) != 0 || cs.c[i].Gap <= least {
 				cs.c[m] = cs.c[i]
 				m++
 			}
