@@ -560,6 +560,12 @@ const tried = `## What we tried
   sink up to 11 mm, and with 1e-3 a step gained 26 mJ.
 - Workers taking islands largest first (most contacts): the pile's median and p95 unchanged
   within run-to-run noise, its time being mostly one island at a time; not kept.
+- Joint sticking solve, stepping back as the active-set method for nonnegative least squares does
+  (Lawson–Hanson: from the round's start towards the solve's answer only until the first loaded
+  contact reaches zero, releasing that one, and re-admitting contacts only after a solve with no
+  negative impulse): on the struck arch's islands above it released one contact a round for ten
+  rounds, then re-admitted 14 that penetrated, whose rows were inconsistent again; twice to three
+  times the joint CG, and still no candidate. Not kept.
 `
 
 // cpuModel returns the CPU's model name from /proc/cpuinfo, or "unknown CPU".
