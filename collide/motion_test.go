@@ -15,9 +15,8 @@ import (
 // MaxManifoldPoints of them, every one must be in the manifold (or shadowed, within the
 // reduction's tolerance in the ground's plane, by a kept point at least as deep). When they fill
 // the manifold or more, it must keep the deepest and no speculative point (neither needed nor
-// touching).
-// Collide without the motion, which ranks by area alone, must drop one of them in some of the
-// trials, or the trials would not test the motion.
+// touching). Collide without the motion, which ranks by area alone, must drop one of them in
+// some of the trials, or the trials would not test the motion.
 func TestCollideMovingKeepsThePointsTheMotionDrivesIn(t *testing.T) {
 	r := newRand(7)
 	ground, err := NewHalfSpace(mgl64.Vec3{0, 0, 1}, 0)
@@ -25,7 +24,7 @@ func TestCollideMovingKeepsThePointsTheMotionDrivesIn(t *testing.T) {
 		t.Fatal(err)
 	}
 	const h, margin = 0.01, 0.05
-	checked, staticDrops, held := 0, 0, 0
+	checked, staticDrops, full := 0, 0, 0
 	for trial := 0; trial < 3000; trial++ {
 		points := make([]mgl64.Vec3, 12)
 		radii := mgl64.Vec3{0.05 + 0.15*r.Float64(), 0.05 + 0.15*r.Float64(), 0.05 + 0.15*r.Float64()}
@@ -125,12 +124,12 @@ func TestCollideMovingKeepsThePointsTheMotionDrivesIn(t *testing.T) {
 		if !kept(&moving, cands[deep]) {
 			t.Fatalf("trial %d: the manifold %v leaves out the deepest vertex %v", trial, moving.Contacts(), cands[deep].p)
 		}
-		held++
+		full++
 	}
-	if checked < 500 || staticDrops < 20 || held < 5 {
-		t.Fatalf("%d trials checked, %d of them with a needed point the static reduction drops, %d with the manifold full of needed points: the trials do not exercise the motion", checked, staticDrops, held)
+	if checked < 500 || staticDrops < 20 || full < 5 {
+		t.Fatalf("%d trials checked, %d of them with a needed point the static reduction drops, %d with the manifold full of needed points: the trials do not exercise the motion", checked, staticDrops, full)
 	}
-	t.Logf("%d trials checked; the static reduction dropped a needed point in %d; %d with the manifold full of needed points", checked, staticDrops, held)
+	t.Logf("%d trials checked; the static reduction dropped a needed point in %d; %d with the manifold full of needed points", checked, staticDrops, full)
 }
 
 // vertex is a hull vertex in the world and its gap to the ground.

@@ -144,11 +144,6 @@ func (cs *candidates) keepNeeded(n mgl64.Vec3, pm *pairMotion) {
 	} else {
 		keep = cs.greedyQuad(n, needed&^(1<<deep))
 	}
-	cs.keep(keep)
-}
-
-// keep reduces the candidates to those at the indices of keep (increasing).
-func (cs *candidates) keep(keep [MaxManifoldPoints]int) {
 	var kept candidates
 	for _, i := range keep {
 		kept.c[kept.n] = cs.c[i]
