@@ -570,7 +570,9 @@ const tried = `## What we tried
   contact reaches zero, releasing that one, and re-admitting contacts only after a solve with no
   negative impulse): on the struck arch's islands above it released one contact a round for ten
   rounds, then re-admitted 14 that penetrated, whose rows were inconsistent again; twice to three
-  times the joint CG, and still no candidate. Not kept.
+  times the joint CG, and still no candidate. A diagonal shift of 10⁻⁸–10⁻⁴ of each row's own
+  in its CG, to keep such rounds from diverging, left a residual above the contact tolerance and
+  no candidate either. Not kept.
 - Staggered loop, the impact's three solves that run to MaxIters (1.02–1.04 s, as the blocks land
   on the card house): rel_err falls to 3e-4, then circles between 10⁻³ and 10⁻² with a period of
   about five subsequences. Rejecting an Anderson step whose residual grew (restarting from the
