@@ -168,14 +168,7 @@ func TestWindowThrows(t *testing.T) {
 	} {
 		args := append(append([]string{}, level...), "-throw-after", "1s",
 			"-screenshot", filepath.Join(t.TempDir(), "throw.png"), "-screenshot-after", "3.5s")
-		out, errOut, code := runDemo(t, bin, 2*time.Minute, args...)
-		if code != 0 {
-			t.Fatalf("%v: exit %d: %s", level, code, errOut)
-		}
-		var r levelReport
-		if err := json.Unmarshal([]byte(out), &r); err != nil {
-			t.Fatalf("%v: the report is not JSON: %v\n%s", level, err, out)
-		}
+		r, errOut := runLevel(t, bin, fmt.Sprint(level), args...)
 		if strings.Contains(errOut, "ALSA") || strings.Contains(errOut, "AL lib") {
 			t.Errorf("%v: the audio library wrote to the console where there is no sound device:\n%s", level, errOut)
 		}
@@ -571,6 +564,14 @@ func TestWindowInput(t *testing.T) {
 // the screenshot and the level's JSON report; name labels the run in failures.
 func shootLevel(t *testing.T, bin, name, shot string, args ...string) (image.Image, levelReport) {
 	t.Helper()
+	r, _ := runLevel(t, bin, name, args...)
+	return readPNG(t, shot), r
+}
+
+// runLevel runs the demo binary bin with args and returns the level's JSON report and what the
+// run wrote to stderr; name labels the run in failures.
+func runLevel(t *testing.T, bin, name string, args ...string) (levelReport, string) {
+	t.Helper()
 	out, errOut, code := runDemo(t, bin, 2*time.Minute, args...)
 	if code != 0 {
 		t.Fatalf("%s: exit %d: %s", name, code, errOut)
@@ -579,7 +580,7 @@ func shootLevel(t *testing.T, bin, name, shot string, args ...string) (image.Ima
 	if err := json.Unmarshal([]byte(out), &r); err != nil {
 		t.Fatalf("%s: the report is not JSON: %v\n%s", name, err, out)
 	}
-	return readPNG(t, shot), r
+	return r, errOut
 }
 
 // readPNG decodes the PNG screenshot at path.

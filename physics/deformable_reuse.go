@@ -1,6 +1,8 @@
 package physics
 
 import (
+	"slices"
+
 	"github.com/go-gl/mathgl/mgl64"
 	"github.com/stagger-physics/stagger/collide"
 	"github.com/stagger-physics/stagger/ecs"
@@ -46,7 +48,7 @@ func (m *deformableModel) refreshKey(h, margin float64, qdot []float64) bool {
 	st, k := &m.state, &m.key
 	m.body.State(st)
 	if k.valid && k.h == h && k.margin == margin && k.position == st.Position && k.orientation == st.Orientation &&
-		equalFloats(k.z, st.Z) && equalFloats(k.qdot, qdot) {
+		slices.Equal(k.z, st.Z) && slices.Equal(k.qdot, qdot) {
 		return true
 	}
 	k.valid, k.h, k.margin = true, h, margin
@@ -61,7 +63,7 @@ func (m *deformableModel) refreshKey(h, margin float64, qdot []float64) bool {
 // non-finite state is refused, which the step's checks keep out.
 func (m *deformableModel) fitTree() bool {
 	st, k := &m.state, &m.key
-	if k.treeValid && k.treePosition == st.Position && k.treeOrientation == st.Orientation && equalFloats(k.treeZ, st.Z) {
+	if k.treeValid && k.treePosition == st.Position && k.treeOrientation == st.Orientation && slices.Equal(k.treeZ, st.Z) {
 		return true
 	}
 	k.treeValid = m.tree.Refit(st.Position, st.Orientation, st.Z) == nil
@@ -106,17 +108,4 @@ func (m *deformableModel) testedPeer(e ecs.Entity) bool {
 		}
 	}
 	return false
-}
-
-// equalFloats reports whether x and y hold the same values (NaN equal to nothing).
-func equalFloats(x, y []float64) bool {
-	if len(x) != len(y) {
-		return false
-	}
-	for i := range x {
-		if x[i] != y[i] {
-			return false
-		}
-	}
-	return true
 }
