@@ -15,7 +15,7 @@ import (
 // MaxManifoldPoints of them, every one must be in the manifold (or shadowed, within the
 // reduction's tolerance in the ground's plane, by a kept point at least as deep). When they fill
 // the manifold or more, it must keep the deepest and no speculative point (neither needed nor
-// touching). Collide without the motion, which ranks by area alone, must drop one of them in
+// touching, nor nearer than a driven one). Collide without the motion, which ranks by area alone, must drop one of them in
 // some of the trials, or the trials would not test the motion.
 func TestCollideMovingKeepsThePointsTheMotionDrivesIn(t *testing.T) {
 	r := newRand(7)
@@ -79,9 +79,14 @@ func TestCollideMovingKeepsThePointsTheMotionDrivesIn(t *testing.T) {
 			d := c.p.Sub(cands[0].p)
 			reach = math.Max(reach, math.Max(math.Abs(d[0]), math.Max(math.Abs(d[1]), math.Abs(d[2]))))
 		}
+		drivenTop := math.Inf(-1) // the largest gap of a driven vertex
 		for i, c := range cands {
 			d := motion.Linear.Add(motion.Angular.Cross(c.p.Sub(pose.Position)))
-			if i == deep || c.gap+d[2] < -approachTolerance*reach {
+			driven := c.gap+d[2] < -approachTolerance*reach
+			if driven {
+				drivenTop = math.Max(drivenTop, c.gap)
+			}
+			if i == deep || driven {
 				needed = append(needed, c)
 			}
 		}
@@ -110,8 +115,8 @@ func TestCollideMovingKeepsThePointsTheMotionDrivesIn(t *testing.T) {
 			continue
 		}
 		// The needed points fill the manifold: it keeps the deepest, and only needed or touching
-		// points (no speculative one, above the touching ones, kept for its area).
-		touching := approachTolerance * reach
+		// points (no speculative one, above the touching and the driven ones, kept for its area).
+		touching := math.Max(approachTolerance*reach, drivenTop)
 		for _, c := range moving.Contacts() {
 			ok := false
 			for _, v := range needed {

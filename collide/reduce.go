@@ -69,8 +69,9 @@ func (cs *candidates) deepest() int {
 // point, as gravity presses it down) are needed; so is the deepest point. When fewer than
 // MaxManifoldPoints are needed they are all kept, and the rest of the places go to the other
 // candidates that, with them, span the largest area on the plane normal to n; otherwise the
-// needed ones and the other touching ones (gap at most approachTolerance of the extent) compete,
-// by that area, with the deepest kept. Ties go to the deeper subset, then the earlier one, and
+// needed ones and the other touching ones (gap at most approachTolerance of the extent, or at
+// most the largest gap of a point the motion drives through) compete, by that area, with the
+// deepest kept. Ties go to the deeper subset, then the earlier one, and
 // candidates keep their relative order.
 //
 // The solve holds only the points it is given: a subset chosen by area alone can keep
@@ -114,8 +115,13 @@ func (cs *candidates) keepNeeded(n mgl64.Vec3, pm *pairMotion) {
 	least := approachTolerance * extent
 	var needed uint32
 	count := 0
+	farthest := math.Inf(-1) // the largest gap of a point the motion drives through
 	for i := 0; i < cs.n; i++ {
-		if i == deep || pm.predictedGap(&cs.c[i]) < -least {
+		driven := pm.predictedGap(&cs.c[i]) < -least
+		if driven {
+			farthest = max(farthest, cs.c[i].Gap)
+		}
+		if i == deep || driven {
 			needed |= 1 << i
 			count++
 		}
@@ -125,11 +131,16 @@ func (cs *candidates) keepNeeded(n mgl64.Vec3, pm *pairMotion) {
 		// area. Alone, they can crowd at the end of the contact region the motion drives in,
 		// and the touching other end, lifting in the predicted motion, is driven in instead
 		// once the contacts act: two boards lying on each other and turning together sank a
-		// centimetre in a step at the dropped end. Speculative points (above the touching ones)
-		// stay out: kept for their area, they let a needed corner sink.
+		// centimetre in a step at the dropped end. A point nearer than a driven one touches as
+		// much as it does, whatever its sign: a board turning onto another about the edge it
+		// touches along drives its far half down, and the contacts there turn it about the kept
+		// points, driving in a corner of that edge left out for being 5 µm above. Speculative
+		// points (above every driven and touching one) stay out: kept for their area, they let
+		// a needed corner sink.
+		touching := max(least, farthest)
 		m := 0
 		for i := 0; i < cs.n; i++ {
-			if needed&(1<<i) != 0 || cs.c[i].Gap <= least {
+			if needed&(1<<i) != 0 || cs.c[i].Gap <= touching {
 				cs.c[m] = cs.c[i]
 				m++
 			}

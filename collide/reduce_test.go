@@ -644,3 +644,41 @@ func TestThinBoardOnGroundKeepsBottomCorners(t *testing.T) {
 		}
 	}
 }
+
+// A board turning onto another about the edge it touches along (a card struck onto a card in the
+// impact scene): the motion drives the four points of its far half down, and the near edge's two
+// corners touch, one of them 5 µm above. The manifold must keep both corners of that edge. When
+// the far points competed only with touching points below approachTolerance, the corner 5 µm
+// above was left out, the contacts turned the board about the kept points, and it sank 8 mm in
+// the next step.
+func TestKeepNeededKeepsTheTouchingEdgeOfATurningBoard(t *testing.T) {
+	n := mgl64.Vec3{0, 0, 1}
+	var cs candidates
+	for _, c := range []struct{ x, y, gap float64 }{
+		{-0.907, -0.287, 5e-6}, {-0.882, 0.307, -2.3e-5},
+		{-0.405, 0.293, 0.0038}, {-0.246, 0.286, 0.0051}, {-0.264, -0.312, 0.0052}, {-0.426, -0.307, 0.0039},
+	} {
+		cs.add(Contact{Point: mgl64.Vec3{c.x, c.y, 0}, Normal: n, Gap: c.gap})
+	}
+	// B turns about the line x = −0.9 (the touching edge), its far half going down 6.7 mm.
+	pm := pairMotion{b: Motion{Angular: mgl64.Vec3{0, 0.0102, 0}}, originB: mgl64.Vec3{-0.9, 0, 0}}
+	driven := 0
+	for i := 0; i < cs.n; i++ {
+		if pm.predictedGap(&cs.c[i]) < 0 {
+			driven++
+		}
+	}
+	if driven != 5 {
+		t.Fatalf("%d points driven down, want the far four and one corner", driven)
+	}
+	cs.keepNeeded(n, &pm)
+	for _, corner := range []mgl64.Vec3{{-0.907, -0.287, 0}, {-0.882, 0.307, 0}} {
+		found := false
+		for i := 0; i < cs.n; i++ {
+			found = found || cs.c[i].Point == corner
+		}
+		if !found {
+			t.Errorf("the manifold %v leaves out the touching corner %v", cs.c[:cs.n], corner)
+		}
+	}
+}
