@@ -49,6 +49,38 @@ func (fs *frictionSet) gauge(f1, f2 float64) float64 {
 	return g / ch
 }
 
+// stepToBoundary returns the largest t ≥ 0 with f + t·p in the set of radius rad, for f inside it
+// (+Inf when the ray never leaves it: p = 0). The disc's answer is the positive root of
+// ‖f + tp‖² = rad², taken in the form that does not cancel; the polygon's is the nearest of its
+// edges' lines ahead along p.
+func (fs *frictionSet) stepToBoundary(f1, f2, p1, p2, rad float64) float64 {
+	if fs.model == Disc {
+		a := p1*p1 + p2*p2
+		if a == 0 {
+			return math.Inf(1)
+		}
+		b := f1*p1 + f2*p2
+		c := max(0, rad*rad-(f1*f1+f2*f2)) // f inside: c ≥ 0 but for rounding
+		root := math.Sqrt(b*b + a*c)
+		if b > 0 {
+			return c / (b + root)
+		}
+		return (root - b) / a
+	}
+	d := len(fs.cosT)
+	half := math.Pi / float64(d)
+	ch, sh := math.Cos(half), math.Sin(half)
+	t := math.Inf(1)
+	for j := 0; j < d; j++ {
+		nx := fs.cosT[j]*ch - fs.sinT[j]*sh
+		ny := fs.sinT[j]*ch + fs.cosT[j]*sh
+		if np := nx*p1 + ny*p2; np > 0 {
+			t = min(t, max(0, rad*ch-(nx*f1+ny*f2))/np)
+		}
+	}
+	return t
+}
+
 // sticks reports whether friction impulse (f1, f2) lies strictly inside the set of radius rad,
 // by the relative margin stickMargin: the contact sticks rather than slides on the rim.
 func (fs *frictionSet) sticks(rad, f1, f2 float64) bool {

@@ -29,6 +29,8 @@ type operator struct {
 	// rigid marks the blocks whose M⁻¹ has a rigid body's pattern (see isRigidPattern), for
 	// which compile uses an unrolled product.
 	rigid []bool
+	// allRigid: every block is a rigid body's (no reduced deformable in the island).
+	allRigid bool
 	// blocks are the Delassus matrix's off-diagonal 3×3 blocks, gathered on demand by the
 	// incomplete Cholesky factors and kept for the rest of the solve.
 	blocks delassusCoupling
@@ -121,11 +123,13 @@ func (o *operator) compileInvMass(p *Problem) {
 	o.nzStart = growI(o.nzStart, p.ndof+1)
 	o.nzCol, o.nzVal = o.nzCol[:0], o.nzVal[:0]
 	o.rigid = o.rigid[:0]
+	o.allRigid = true
 	for _, bl := range p.blocks {
 		n := bl.Size
 		minv := p.minv[bl.minv : bl.minv+n*n]
 		rigid := isRigidPattern(minv)
 		o.rigid = append(o.rigid, rigid)
+		o.allRigid = o.allRigid && rigid
 		for i := 0; i < n; i++ {
 			o.nzStart[bl.Offset+i] = len(o.nzCol)
 			if rigid {

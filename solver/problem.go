@@ -79,7 +79,8 @@ func (c *Contact) side(s int) (body, row int) {
 type Problem struct {
 	// QdotP is the predictor velocity q̇ᴾ (paper eq. 12), one entry per DoF, grown by AddBlock.
 	QdotP []float64
-	// QdotT is the velocity at the start of the step q̇ᵗ, used only for restitution (E > 0).
+	// QdotT is the velocity at the start of the step q̇ᵗ, used for restitution (E > 0) and by the
+	// energy certificate of Options.Settle (energy.go).
 	QdotT []float64
 
 	blocks   []Block

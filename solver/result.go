@@ -51,6 +51,9 @@ type Stats struct {
 	// Repairs counts the rounds that made an unconverged answer's friction feasible and
 	// dissipative after the final contact projection (dissipate.go); 0 when none was needed.
 	Repairs int
+	// EnergyRuns counts the times an answer that met ε failed the energy certificate and the loop
+	// ran on to a tighter ε (energy.go).
+	EnergyRuns int
 	// Scale is the problem's velocity scale max(1, max_k |n_kᵀq̇ᴾ + b_k|) that tolerances multiply.
 	Scale   float64
 	Elapsed time.Duration

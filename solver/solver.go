@@ -115,13 +115,14 @@ func (s *Solver) Solve(p *Problem, res *Result) error {
 	case MethodLCP:
 		err = s.solveLCP()
 	default:
-		s.solveSP(start, s.opts.MaxIters, s.opts.Joint)
+		s.solveSP(start, s.opts.MaxIters, s.opts.Epsilon, s.opts.Joint)
 		// An answer reached through the joint candidate is solved again without it only if its
 		// friction does more work than a loop converged to ε may leave (docs/architecture.md,
 		// Joint sticking solve); below that it is settled like any converged answer.
 		if s.st.JointAccepted && s.st.Iterations < s.opts.MaxIters && s.frictionWork() > max(s.opts.Epsilon, s.opts.FrictionTol) {
 			s.retryWithoutJoint(p, start)
 		}
+		s.certifyEnergy(p, start)
 	}
 	s.finish(res, start)
 	if err == nil && s.opts.Method == MethodSP && !res.Stats.ContactExact {

@@ -24,7 +24,9 @@ import (
 //   - sharpening (Options.Sharpen): with every loaded contact sliding, run on past ε while rel_err
 //     keeps falling (afterConvergence);
 //   - graceful degradation: the time budget, and the repair or settling of the final answer
-//     (finalProjection, dissipate.go).
+//     (finalProjection, dissipate.go);
+//   - the energy certificate (energy.go): a settled answer whose step would still gain energy is
+//     solved on to a tighter ε (Solve, certifyEnergy).
 //
 // A subsequence whose contact projection is not exact ends the loop (solveSP).
 //
@@ -50,6 +52,9 @@ const (
 // iterate's figures, and the polishing and sharpening phases.
 type loopState struct {
 	maxIters int
+	// eps is the loop's ε: Options.Epsilon, or less when the energy certificate runs it on
+	// (certifyEnergy); the friction projections' dissipation-gap target shrinks with it.
+	eps      float64
 	deadline time.Time // zero: no time budget
 	joint    bool      // the joint sticking solve may be tried
 	// warm: f⁰ ≠ 0, so the first friction projection is full-accuracy (a warm start is expected
@@ -91,13 +96,13 @@ const (
 )
 
 // solveSP runs Algorithm 1 on the prepared problem from the warm start in (s.alpha, s.f), with at
-// most maxIters subsequences and the joint sticking solve if joint.
-func (s *Solver) solveSP(start time.Time, maxIters int, joint bool) {
+// most maxIters subsequences, the threshold eps on rel_err, and the joint sticking solve if joint.
+func (s *Solver) solveSP(start time.Time, maxIters int, eps float64, joint bool) {
 	if s.op.m == 0 {
 		s.st.Converged = true
 		return
 	}
-	l := s.startLoop(start, maxIters, joint)
+	l := s.startLoop(start, maxIters, eps, joint)
 	for i := 1; i <= l.maxIters; i++ {
 		itStart := time.Now()
 		it, ok := s.subsequence(&l, i, itStart) // lines 5–8
@@ -141,9 +146,9 @@ func (s *Solver) solveSP(start time.Time, maxIters int, joint bool) {
 }
 
 // startLoop sets up the loop: f⁰ is copied to the map's input x and kept as the best iterate.
-func (s *Solver) startLoop(start time.Time, maxIters int, joint bool) loopState {
+func (s *Solver) startLoop(start time.Time, maxIters int, eps float64, joint bool) loopState {
 	m := s.op.m
-	l := loopState{maxIters: maxIters, joint: joint, minRes: math.Inf(1), relErr: math.Inf(1), sharpenRel: math.Inf(1)}
+	l := loopState{maxIters: maxIters, eps: eps, joint: joint, minRes: math.Inf(1), relErr: math.Inf(1), sharpenRel: math.Inf(1)}
 	if s.opts.TimeBudget > 0 {
 		l.deadline = start.Add(s.opts.TimeBudget)
 	}
@@ -200,12 +205,12 @@ func (s *Solver) subsequence(l *loopState, i int, itStart time.Time) (iterateFig
 	if !s.measure(l, &it) {
 		return it, false
 	}
-	it.converged = it.relErr <= s.opts.Epsilon
+	it.converged = it.relErr <= l.eps
 	if it.converged && ft > l.ftol && !s.finishLoose(l, &it, fdl) {
 		return it, false
 	}
 	l.loose = min(l.loose, forcing*it.rmax)
-	if it.relErr <= tightenAt*s.opts.Epsilon {
+	if it.relErr <= tightenAt*l.eps {
 		l.tight = true // near the fixed point: full-accuracy projections from here
 	}
 	return it, true
@@ -220,13 +225,14 @@ func (s *Solver) frictionTolerance(l *loopState, i int) float64 {
 	return l.ftol
 }
 
-// frictionGap is the friction projections' relative dissipation-gap target (Options.FrictionGap),
-// off while sharpening: that phase runs on to the fixed point to working accuracy.
+// frictionGap is the friction projections' relative dissipation-gap target (Options.FrictionGap,
+// scaled by the loop's ε over Options.Epsilon), off while sharpening: that phase runs on to the
+// fixed point to working accuracy.
 func (s *Solver) frictionGap(l *loopState) float64 {
 	if l.sharpening {
 		return 0
 	}
-	return s.opts.FrictionGap
+	return s.opts.FrictionGap * (l.eps / s.opts.Epsilon)
 }
 
 // finishLoose handles an iterate that met ε with a loose friction projection: the projection is
@@ -414,11 +420,23 @@ func (s *Solver) allSliding(f []float64) bool {
 // candidate led the loop to an answer whose friction does positive work. The retry gets what is
 // left of MaxIters and the same deadline; the statistics count both attempts.
 func (s *Solver) retryWithoutJoint(p *Problem, start time.Time) {
+	first := s.beginAttempt()
+	s.warmStart(p)
+	s.solveSP(start, s.opts.MaxIters-first.Iterations, s.opts.Epsilon, false)
+	s.endAttempt(first)
+}
+
+// beginAttempt starts another attempt of this Solve (retryWithoutJoint, certifyEnergy): the work
+// so far stays on the budget, and the statistics start over. It returns the earlier attempts'.
+func (s *Solver) beginAttempt() Stats {
 	first := s.st
 	s.workBefore = s.workDone()
-	s.warmStart(p)
 	s.st = Stats{Method: s.opts.Method, Contacts: s.op.m, Scale: s.op.scale}
-	s.solveSP(start, s.opts.MaxIters-first.Iterations, false)
+	return first
+}
+
+// endAttempt adds the earlier attempts' statistics first to the attempt just ended.
+func (s *Solver) endAttempt(first Stats) {
 	s.st.Iterations += first.Iterations
 	s.st.ContactSweeps += first.ContactSweeps
 	s.st.ContactCG += first.ContactCG
@@ -428,6 +446,7 @@ func (s *Solver) retryWithoutJoint(p *Problem, start time.Time) {
 	s.st.JointCG += first.JointCG
 	s.st.Fallbacks += first.Fallbacks
 	s.st.AndersonResets += first.AndersonResets
+	s.st.EnergyRuns += first.EnergyRuns
 	s.st.WorkHit = s.st.WorkHit || first.WorkHit
 	s.workBefore = 0
 }

@@ -541,23 +541,26 @@ const tried = `## What we tried
   60 s with every step solved.
 - Friction projection, subspace CG cut at the first set boundary it would cross (the feasible
   step of MPRGP) instead of run to its end and clipped: on the struck card house 97 % of the sweeps
-  ran after a failed clipped step had given up the subspace solves, and cut steps never fail.
-  Impact work fell 17 % over 22 seeds (p95 −16 %), the pile's 29 % over six; but the jelly scene's
-  rose 21 %, the dense Newton phase's jelly islands needed more than 3,000 passes, and the
-  archimpact (seed 1) gained 15 mJ over steps at 2.7–2.9 s that had met ε: there, sticking
-  contacts under the heavy stones slipped a few mm/s with their friction along the slip (eq. 28's
-  ε bounds a squared ratio: 1 % of the impulse), and the joint candidate that would have held them
-  diverged in its third active-set round, on rows made inconsistent by the contacts it released.
-  Removing the along-slip part of such friction after settling made that run gain 0.35 J. Cutting
-  steps only after a clipped step failed saved nothing on the pile, whose steps then gained up to
-  0.2 mJ. Cutting them on rigid islands only (the jelly unchanged): work −34 % on the pile (six
-  seeds), −15 % on the impact (ten), −49 % on the archimpact (six), but three archimpact seeds
-  gained 32–143 mJ in a step, one pile seed 5e-5 J, and an impact card sank 7.7 mm. On those
-  steps' islands, projecting contact for a converged iterate and, where friction then pushed along
-  the slip by more than ε of the scale, running the loop on to ε/10 cut friction's positive work
-  4–40× (0.15 J to 0.004 J at best), not to zero.
-  Retreating along the whole clipped CG step to the first boundary instead made the impact's work
-  2.7×. None kept.
+  ran after a failed clipped step had given up the subspace solves, and cut steps never fail. Kept
+  on islands of rigid bodies, with the energy certificate (next) and, on islands small enough for
+  the Newton phase, the first cut solve ending the subspace solves: work −19 % on the pile (six
+  seeds, 4 s), −13 % on the impact (ten, 3 s), −50 % on the archimpact (18, 5 s), the jelly
+  unchanged. Cut on every island, the jelly's work rose 16 %; with the first cut ending the small
+  islands' subspace solves too, it fell 14 %, but a resting StVK block gained a 0.048 J twist in
+  60 s against 0.007 J. With the small islands' steps clipped as before, the impact's work fell
+  4 % more, but two of ten seeds sank a block 10 and 13 mm. Without the
+  certificate three archimpact seeds gained 7–178 mJ in a step and two pile seeds 9 µJ and 1.7 mJ.
+  Tried before it, not kept: removing the along-slip part of pushing friction after settling (an
+  archimpact run gained 0.35 J); running the loop on to ε/10 wherever friction pushed along the
+  slip by more than ε of the scale (positive work cut 4–40×, not to zero); retreating along the
+  whole clipped CG step to the first boundary (impact work 2.7×).
+- Energy certificate (kept): a settled answer that met ε is run on to ε/100 (then ε/10⁴) when the
+  step would raise its island's energy beyond what the contacts' biases put in, measured directly
+  (solver/energy.go). It also cures the code it joined: before either change three of 18
+  archimpact seeds gained 1.8–178 mJ in a step. It triggers a few times per pile run; every
+  archimpact seed and pile seed then stays below 1e-8 J. Triggered instead by friction's positive
+  work after settling (frictionDoesWork, about 950 times per pile run), the run-ons hit MaxIters,
+  the pile's work rose 66 %, the impact's 49 %, and three impact seeds sank cards 6–9 mm.
 - Restitution: warm-starting the final solve after the collision rounds from the first solve's
   answer (all contacts, or those not bounced): impact work +4 % and −1 % over five seeds, within
   the seeds' spread, and one seed 5.1 mm deep; not kept.
