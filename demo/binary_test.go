@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"image"
+	"image/color"
 	"image/png"
 	"os"
 	"os/exec"
@@ -115,7 +116,7 @@ func TestHeadlessCommandLine(t *testing.T) {
 
 // TestWindowScreenshot opens the real demo window (under Xvfb in `make test`) on a small stack solved
 // by PGS with its contacts drawn, lets it render for two seconds, saves a screenshot and fails if the
-// process failed or the picture is blank. It needs a
+// process failed, the picture is blank or the HUD plot's lines are missing from it. It needs a
 // display, so it runs only when STAGGER_WINDOW_TEST=1; STAGGER_SCREENSHOT keeps the picture.
 func TestWindowScreenshot(t *testing.T) {
 	if os.Getenv("STAGGER_WINDOW_TEST") != "1" {
@@ -142,6 +143,28 @@ func TestWindowScreenshot(t *testing.T) {
 		t.Fatalf("the screenshot is blank: %d colour(s)", colours)
 	}
 	t.Logf("screenshot %s: %v, %d distinct colours", shot, img.Bounds().Size(), colours)
+	// The HUD plot's lines are drawn, over their backing: nothing else in the window is in the
+	// series' colours but a few pixels of their labels, and a series spanning a quarter of the
+	// plot's width lights a pixel in each column of it at least.
+	for _, c := range []color.RGBA{plotMsColour, plotIterColour} {
+		if n := colourPixels(img, c); n < plotWidth/4 {
+			t.Errorf("%d pixels in the plot colour %v, want at least %d", n, c, plotWidth/4)
+		}
+	}
+}
+
+// colourPixels counts the pixels of img in colour c exactly.
+func colourPixels(img image.Image, c color.RGBA) int {
+	n := 0
+	b := img.Bounds()
+	for y := b.Min.Y; y < b.Max.Y; y++ {
+		for x := b.Min.X; x < b.Max.X; x++ {
+			if color.RGBAModel.Convert(img.At(x, y)).(color.RGBA) == (color.RGBA{R: c.R, G: c.G, B: c.B, A: 255}) {
+				n++
+			}
+		}
+	}
+	return n
 }
 
 // TestWindowThrows plays one scripted throw per level in the real window (under Xvfb in `make

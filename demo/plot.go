@@ -1,20 +1,21 @@
 package main
 
 import (
-	"image"
 	"image/color"
 	"math"
+
+	"github.com/g3n/engine/math32"
 )
 
-// The HUD plot's history and picture: plotSteps fixed steps, drawn plotWidth × plotHeight pixels,
-// newest at the right.
+// The HUD plot's history and drawing: plotSteps fixed steps, drawn in plotWidth × plotHeight
+// pixels, newest at the right.
 const (
 	plotSteps  = 120
 	plotWidth  = 240
 	plotHeight = 60
 )
 
-// Colours of the plot: its backing, its half-scale line, and the two series.
+// Colours of the plot: its backing, its half-scale line, and the two series (and their labels).
 var (
 	plotBackground = color.RGBA{R: 26, G: 28, B: 33, A: 200}
 	plotGrid       = color.RGBA{R: 70, G: 74, B: 84, A: 255}
@@ -78,87 +79,71 @@ func niceCeil(x, least float64) float64 {
 	return 10 * p
 }
 
-// plotRow returns the pixel row of value v on a scale whose top is scale, in a picture of height
-// rows: 0 at the top for v = scale, height − 1 at the bottom for v = 0, clamped to the picture.
-func plotRow(v, scale float64, height int) int {
-	y := float64(height-1) * (1 - v/scale)
-	return int(math.Round(math.Max(0, math.Min(float64(height-1), y))))
+// The plot's vertex buffer: gls.LINES segments, each vertex plotVertexFloats floats (x, y and z in
+// the panel frame of plotX and plotY, then the colour), one dash every plotDashPeriod pixels of
+// the line at half scale, and a segment between each two neighbouring samples of each series.
+// plotBufferFloats is the most it holds, so that a buffer made that large is never reallocated.
+const (
+	plotVertexFloats = 6
+	plotDashPeriod   = 4
+	plotDashes       = plotWidth / plotDashPeriod
+	plotBufferFloats = (plotDashes + 2*(plotSteps-1)) * 2 * plotVertexFloats
+)
+
+// plotX returns where the i-th of n samples is drawn across the plot, as a fraction of its width
+// from its left edge (the x of g3n's panel frame): the middle of a pixel column, the newest
+// (i = n − 1) in the rightmost and one sample every (plotWidth − 1)/(plotSteps − 1) pixels, so
+// that a full history spans the whole width.
+func plotX(i, n int) float32 {
+	col := float64(plotWidth-1) - float64(n-1-i)*float64(plotWidth-1)/float64(plotSteps-1)
+	return float32((col + 0.5) / plotWidth)
 }
 
-// plotColumn returns the pixel column of the i-th of n samples in a picture of width columns, the
-// newest (i = n − 1) at the right edge and one sample every width/plotSteps pixels.
-func plotColumn(i, n, width int) int {
-	return width - 1 - int(math.Round(float64(n-1-i)*float64(width-1)/float64(plotSteps-1)))
+// plotY returns the height of value v on a scale whose top is scale, as g3n's panel frame has it:
+// the fraction of the plot's height below its top edge, negated; the middle of the top pixel row
+// for v = scale, of the bottom row for v = 0, and clamped between them.
+func plotY(v, scale float64) float32 {
+	f := math.Max(0, math.Min(1, v/scale))
+	row := float64(plotHeight-1)*(1-f) + 0.5
+	return float32(-row / plotHeight)
 }
 
-// drawPlot draws h into img (plotWidth × plotHeight or any size): the backing, a line at half
-// scale, and the step times and iterations as two polylines on their scales.
-func drawPlot(img *image.RGBA, h *stepHistory, msScale, iterScale float64) {
-	b := img.Bounds()
-	w, ht := b.Dx(), b.Dy()
-	for y := 0; y < ht; y++ {
-		for x := 0; x < w; x++ {
-			img.SetRGBA(b.Min.X+x, b.Min.Y+y, plotBackground)
-		}
+// plotVertices writes the plot of h into buf from its start and returns it: the dashed line at
+// half scale, then the step times on msScale and the iterations on iterScale, each a polyline
+// (the iterations last, so they show where the two cross). A buf of capacity plotBufferFloats is
+// written in place: a redraw allocates nothing.
+func plotVertices(buf math32.ArrayF32, h *stepHistory, msScale, iterScale float64) math32.ArrayF32 {
+	buf = buf[:0]
+	vertex := func(x, y float32, c color.RGBA) {
+		buf = append(buf, x, y, 0, float32(c.R)/255, float32(c.G)/255, float32(c.B)/255)
 	}
-	for x := 0; x < w; x += 3 { // dotted
-		img.SetRGBA(b.Min.X+x, b.Min.Y+plotRow(0.5, 1, ht), plotGrid)
+	// Each dash runs from a pixel column's left edge over two columns, through the middles of
+	// both: a segment lights the pixels whose middles it passes, and no others.
+	half := plotY(0.5, 1)
+	for d := 0; d < plotDashes; d++ {
+		x := float32(d * plotDashPeriod)
+		vertex(x/plotWidth, half, plotGrid)
+		vertex((x+2)/plotWidth, half, plotGrid)
 	}
 	for series := 0; series < 2; series++ {
 		scale, col := msScale, plotMsColour
 		if series == 1 {
 			scale, col = iterScale, plotIterColour
 		}
-		px, py := 0, 0
+		var px, py float32
 		for i := 0; i < h.n; i++ {
 			ms, it := h.at(i)
 			v := ms
 			if series == 1 {
 				v = it
 			}
-			x, y := plotColumn(i, h.n, w), plotRow(v, scale, ht)
-			if i == 0 {
-				px, py = x, y
+			x, y := plotX(i, h.n), plotY(v, scale)
+			if i > 0 {
+				vertex(px, py, col)
+				vertex(x, y, col)
 			}
-			drawLine(img, b.Min.X+px, b.Min.Y+py, b.Min.X+x, b.Min.Y+y, col)
 			px, py = x, y
 		}
 	}
-}
-
-// drawLine sets the pixels of the segment from (x0, y0) to (x1, y1), both ends included
-// (Bresenham's algorithm).
-func drawLine(img *image.RGBA, x0, y0, x1, y1 int, c color.RGBA) {
-	dx, dy := abs(x1-x0), -abs(y1-y0)
-	sx, sy := 1, 1
-	if x0 > x1 {
-		sx = -1
-	}
-	if y0 > y1 {
-		sy = -1
-	}
-	e := dx + dy
-	for {
-		img.SetRGBA(x0, y0, c)
-		if x0 == x1 && y0 == y1 {
-			return
-		}
-		e2 := 2 * e
-		if e2 >= dy {
-			e += dy
-			x0 += sx
-		}
-		if e2 <= dx {
-			e += dx
-			y0 += sy
-		}
-	}
-}
-
-// abs is |v|.
-func abs(v int) int {
-	if v < 0 {
-		return -v
-	}
-	return v
+	return buf
 }

@@ -1,10 +1,11 @@
 package main
 
 import (
-	"image"
+	"image/color"
 	"math"
 	"testing"
-	"time"
+
+	"github.com/g3n/engine/math32"
 )
 
 // TestStepHistoryRing: the ring holds the last plotSteps samples, oldest first, after filling and
@@ -65,80 +66,167 @@ func TestNiceCeil(t *testing.T) {
 	}
 }
 
-// TestDrawPlot draws histories whose pictures are known: a step time held at half its scale is the
-// row halfway down across the full width; iterations at the top of their scale are the top row;
-// a history of one sample lights only the right edge; and a warm redraw allocates nothing.
-func TestDrawPlot(t *testing.T) {
-	img := image.NewRGBA(image.Rect(0, 0, plotWidth, plotHeight))
+// TestPlotY: a value's height is the middle of the pixel row at its fraction of the scale, from
+// the bottom row's for 0 to the top row's for the scale's top, clamped beyond them.
+func TestPlotY(t *testing.T) {
+	row := func(r float64) float32 { return float32(-(r + 0.5) / plotHeight) }
+	for _, c := range []struct {
+		v, scale float64
+		want     float32
+	}{
+		{0, 2, row(plotHeight - 1)},
+		{2, 2, row(0)},
+		{1, 2, row(float64(plotHeight-1) / 2)},
+		{5, 20, row(0.75 * float64(plotHeight-1))},
+		{0.3, 0.1, row(0)},
+		{-1, 2, row(plotHeight - 1)},
+	} {
+		if got := plotY(c.v, c.scale); math.Abs(float64(got-c.want)) > 1e-6 {
+			t.Errorf("plotY(%v, %v) = %v, want %v", c.v, c.scale, got, c.want)
+		}
+	}
+}
+
+// plotVertex is one vertex of plotVertices's buffer.
+type plotVertex struct {
+	x, y float32
+	c    color.RGBA
+}
+
+// plotVertexList reads buf as plotVertices writes it, the colours back in bytes.
+func plotVertexList(t *testing.T, buf []float32) []plotVertex {
+	t.Helper()
+	if len(buf)%plotVertexFloats != 0 {
+		t.Fatalf("%d floats are not whole vertices", len(buf))
+	}
+	var vs []plotVertex
+	for i := 0; i < len(buf); i += plotVertexFloats {
+		b := func(f float32) uint8 { return uint8(math.Round(float64(f) * 255)) }
+		if buf[i+2] != 0 {
+			t.Fatalf("vertex %d has z %v", i/plotVertexFloats, buf[i+2])
+		}
+		vs = append(vs, plotVertex{buf[i], buf[i+1], color.RGBA{R: b(buf[i+3]), G: b(buf[i+4]), B: b(buf[i+5]), A: 255}})
+	}
+	return vs
+}
+
+// TestPlotVertices reads back the buffers of histories whose drawings are known: the dashes of
+// the line at half scale across the width; a full history of a step time at half its scale and
+// iterations at the top of theirs as two level polylines of one segment a pair of neighbouring
+// samples, the oldest at the left edge and the newest at the right; a short history of rising
+// figures at the right, each sample at its height on its own scale; and one sample, which has no
+// segment. A redraw into a buffer of plotBufferFloats allocates nothing and keeps its array.
+func TestPlotVertices(t *testing.T) {
+	near := func(a, b float32) bool { return math.Abs(float64(a-b)) < 1e-6 }
+	buf := make(math32.ArrayF32, 0, plotBufferFloats)
 	var h stepHistory
 	for i := 0; i < 3*plotSteps; i++ {
 		h.push(1, 10)
 	}
-	drawPlot(img, &h, 2, 10)
-	mid := int(math.Round(float64(plotHeight-1) / 2))
-	for x := 0; x < plotWidth; x++ {
-		if c := img.RGBAAt(x, mid); c != plotMsColour {
-			t.Fatalf("(%d, %d) is %v, want the step time's colour", x, mid, c)
-		}
-		if c := img.RGBAAt(x, 0); c != plotIterColour {
-			t.Fatalf("(%d, 0) is %v, want the iterations' colour", x, c)
-		}
-		for _, y := range []int{mid / 2, plotHeight - 1} {
-			if c := img.RGBAAt(x, y); c != plotBackground {
-				t.Fatalf("(%d, %d) is %v, want the backing", x, y, c)
-			}
+	buf = plotVertices(buf, &h, 2, 10)
+	if len(buf) != plotBufferFloats {
+		t.Fatalf("a full history wrote %d floats, want %d", len(buf), plotBufferFloats)
+	}
+	vs := plotVertexList(t, buf)
+	grid, series := vs[:2*plotDashes], vs[2*plotDashes:]
+	for i, v := range grid {
+		if v.c != plotGrid || !near(v.y, -0.5) || v.x < 0 || v.x > 1 || (i > 0 && v.x <= grid[i-1].x) {
+			t.Fatalf("dash vertex %d is %+v, want the grid's colour at half height, left to right", i, v)
 		}
 	}
-	if a := testing.AllocsPerRun(10, func() { drawPlot(img, &h, 2, 10) }); a != 0 {
+	if grid[0].x != 0 || grid[len(grid)-1].x < 0.95 {
+		t.Errorf("the dashes span x %v to %v, want the plot's width", grid[0].x, grid[len(grid)-1].x)
+	}
+	segs := 2 * (plotSteps - 1)
+	if len(series) != 2*segs {
+		t.Fatalf("%d series vertices, want %d", len(series), 2*segs)
+	}
+	for s, want := range []struct {
+		c color.RGBA
+		y float32
+	}{{plotMsColour, plotY(1, 2)}, {plotIterColour, plotY(10, 10)}} {
+		line := series[s*segs : (s+1)*segs]
+		for i, v := range line {
+			if v.c != want.c || !near(v.y, want.y) {
+				t.Fatalf("series %d vertex %d is %+v, want %v at y %v", s, i, v, want.c, want.y)
+			}
+			// The segments join: each starts where the one before ended.
+			if i%2 == 0 && i > 0 && v.x != line[i-1].x {
+				t.Fatalf("series %d segment %d starts at x %v, the one before ends at %v", s, i/2, v.x, line[i-1].x)
+			}
+		}
+		if !near(line[0].x, 0.5/plotWidth) || !near(line[len(line)-1].x, (plotWidth-0.5)/plotWidth) {
+			t.Errorf("series %d spans x %v to %v, want the middles of the first and last columns", s, line[0].x, line[len(line)-1].x)
+		}
+	}
+	if !near(series[0].y, -0.5) || !near(series[segs].y, -0.5/plotHeight) {
+		t.Errorf("half scale at y %v, the top of the scale at %v; want −0.5 and the top row's middle", series[0].y, series[segs].y)
+	}
+	array := &buf[:1][0]
+	if a := testing.AllocsPerRun(10, func() { buf = plotVertices(buf, &h, 2, 10) }); a != 0 {
 		t.Errorf("a redraw allocates %v times", a)
 	}
-	var one stepHistory
-	one.push(0, 0)
-	drawPlot(img, &one, 1, 1)
-	lit := 0
-	for y := 0; y < plotHeight; y++ {
-		for x := 0; x < plotWidth; x++ {
-			if c := img.RGBAAt(x, y); c == plotMsColour || c == plotIterColour {
-				lit++
-				if x != plotWidth-1 || y != plotHeight-1 {
-					t.Errorf("one sample lit (%d, %d)", x, y)
-				}
-			}
+	if &buf[:1][0] != array {
+		t.Error("a redraw moved the buffer")
+	}
+
+	var short stepHistory
+	short.push(0, 0)
+	short.push(1, 4)
+	short.push(2, 8)
+	vs = plotVertexList(t, plotVertices(buf, &short, 2, 8))[2*plotDashes:]
+	step := float32(plotWidth-1) / (plotSteps - 1) / plotWidth
+	right := float32(plotWidth-0.5) / plotWidth
+	want := []plotVertex{
+		{right - 2*step, plotY(0, 2), plotMsColour}, {right - step, plotY(1, 2), plotMsColour},
+		{right - step, plotY(1, 2), plotMsColour}, {right, plotY(2, 2), plotMsColour},
+		{right - 2*step, plotY(0, 8), plotIterColour}, {right - step, plotY(4, 8), plotIterColour},
+		{right - step, plotY(4, 8), plotIterColour}, {right, plotY(8, 8), plotIterColour},
+	}
+	if len(vs) != len(want) {
+		t.Fatalf("three samples: %d series vertices, want %d", len(vs), len(want))
+	}
+	for i := range want {
+		if !near(vs[i].x, want[i].x) || !near(vs[i].y, want[i].y) || vs[i].c != want[i].c {
+			t.Errorf("three samples: vertex %d is %+v, want %+v", i, vs[i], want[i])
 		}
 	}
-	if lit != 1 {
-		t.Errorf("one sample of zeros lit %d pixels, want the bottom right one", lit)
+	var one stepHistory
+	one.push(3, 3)
+	if n := len(plotVertices(buf, &one, 1, 1)); n != 2*plotDashes*plotVertexFloats {
+		t.Errorf("one sample wrote %d floats, want the dashes' %d alone", n, 2*plotDashes*plotVertexFloats)
 	}
 }
 
-// TestDrawLineConnects: every segment, in each of the eight directions and steep or shallow,
-// returns, and lights both ends and exactly max(|dx|, |dy|) + 1 pixels, one per step along its
-// longer axis.
-func TestDrawLineConnects(t *testing.T) {
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		for _, d := range [][2]int{{7, 0}, {0, 5}, {9, 4}, {4, 9}, {-9, 4}, {-4, -9}, {9, -4}, {-7, 0}, {0, -5}, {0, 0}, {6, 6}} {
-			img := image.NewRGBA(image.Rect(0, 0, 40, 40))
-			x0, y0 := 20, 20
-			drawLine(img, x0, y0, x0+d[0], y0+d[1], plotMsColour)
-			lit := 0
-			for y := 0; y < 40; y++ {
-				for x := 0; x < 40; x++ {
-					if img.RGBAAt(x, y) == plotMsColour {
-						lit++
-					}
-				}
-			}
-			want := max(abs(d[0]), abs(d[1])) + 1
-			if lit != want || img.RGBAAt(x0, y0) != plotMsColour || img.RGBAAt(x0+d[0], y0+d[1]) != plotMsColour {
-				t.Errorf("segment %v: %d pixels lit, want %d with both ends", d, lit, want)
-			}
-		}
-	}()
-	select {
-	case <-done:
-	case <-time.After(10 * time.Second):
-		t.Fatal("drawLine did not return")
+// TestHUDPlotUpdate: the plot's update draws into the lines' vertex buffer only while the panel
+// is shown, sets the scales (and their labels) to the nice ceilings of the history's peaks, and
+// once the scales hold it allocates nothing.
+func TestHUDPlotUpdate(t *testing.T) {
+	p := newHUDPlot()
+	p.update()
+	if n := len(*p.lines.vbo.Buffer()); n != 2*plotDashes*plotVertexFloats {
+		t.Fatalf("an empty history drew %d floats, want the dashes alone", n)
+	}
+	p.record(3.2, 17)
+	p.record(0.4, 9)
+	p.panel.SetVisible(false)
+	p.update()
+	if n := len(*p.lines.vbo.Buffer()); n != 2*plotDashes*plotVertexFloats {
+		t.Fatalf("the hidden plot drew %d floats", n)
+	}
+	p.panel.SetVisible(true)
+	p.update()
+	if p.msScale != 5 || p.itScale != 20 {
+		t.Errorf("scales %v ms and %v iterations, want 5 and 20", p.msScale, p.itScale)
+	}
+	if ms, it := p.msLabel.Text(), p.itLabel.Text(); ms != "step time, top 5 ms" || it != "iterations, top 20" {
+		t.Errorf("labels %q and %q", ms, it)
+	}
+	vs := plotVertexList(t, *p.lines.vbo.Buffer())[2*plotDashes:]
+	if len(vs) != 4 || vs[1].y != plotY(0.4, 5) || vs[3].y != plotY(9, 20) {
+		t.Errorf("two samples drew %+v; want a segment on each scale, ending at 0.4 ms and 9 iterations", vs)
+	}
+	if a := testing.AllocsPerRun(10, func() { p.record(1, 10); p.update() }); a != 0 {
+		t.Errorf("a step and a redraw allocate %v times", a)
 	}
 }
