@@ -344,7 +344,6 @@ type subspaceRun struct {
 	act                   []int
 	rz, rmax, rmax0, best float64
 	useIC, triedIC        bool
-	blocked               bool // the friction projection's: a step stopped at a set's boundary
 }
 
 // cgIteration takes one CG step of the subspace solve and reports whether to go on.

@@ -64,6 +64,8 @@ type frictionProjection struct {
 	// eigen caches each contact's discEigen for the solve; eigenSet marks those computed.
 	eigen    []discEigen
 	eigenSet []bool
+	// cutSteps: the subspace CG stops each step at the first set boundary (subspaceStep).
+	cutSteps bool
 }
 
 // resize sizes the scratch for op and forgets the factor: a new solve.
@@ -115,12 +117,14 @@ const gapEvery = 4
 // project solves P_F(α) on op into f (warm-started from f) until the target is met or its work
 // bounds are reached. Like PGS-SM for the contact projection, sweeps alternate with a subspace
 // solve: the contacts strictly inside their friction set (sticking) are solved jointly by
-// block-Jacobi-preconditioned CG with the others held, each CG step cut short at the first set
-// boundary it would cross (which ends that solve) on an island of rigid bodies, then clipped back
-// into their sets. Every sweep leaves f feasible, so a projection stopped by a work bound still
-// returns an iterate. On return v = q̇ᴾ + M⁻¹(Nα + f). It returns the work done and whether the deadline stopped it
-// before the target was met. On a small island with disc friction, sweeps that have not met the
-// target within newtonAfter(m) give way to dense Newton steps (newtonPhase).
+// block-Jacobi-preconditioned CG with the others held, then clipped back into their sets. A
+// subspace step that rose above the sweeps' point is undone. On a large island of rigid bodies
+// each CG step is cut at the first set boundary it would cross, from the start with a
+// dissipation-gap target and after such a step without one; elsewhere the sweeps go on alone after
+// it. Every sweep leaves f feasible, so a projection stopped by a work bound still returns an
+// iterate. On return v = q̇ᴾ + M⁻¹(Nα + f). It returns the work done and whether the deadline
+// stopped it before the target was met. On a small island with disc friction, sweeps that have not
+// met the target within newtonAfter(m) give way to dense Newton steps (newtonPhase).
 func (fp *frictionProjection) project(op *operator, alpha, f, v []float64, tg frictionTarget) (frictionWork, bool) {
 	fp.bind(op, alpha, v, tg.deadline)
 	fp.maxPasses = tg.maxPasses
@@ -128,6 +132,15 @@ func (fp *frictionProjection) project(op *operator, alpha, f, v []float64, tg fr
 	op.velocity(alpha, f, v)
 	dense := op.m <= newtonLimit && fp.set.model == Disc
 	subspace := true
+	// On a large island of rigid bodies whose projections stop at the dissipation-gap target (the
+	// game's), the subspace CG steps are cut at the sets' boundaries from the start. Without that
+	// target a projection must reach the sweep tolerance, and solves that end at each cut leave the
+	// sweeps to finish along near-null directions: a sliding 30-row pyramid's projections ran to
+	// FrictionMaxSweeps. Small islands, which the Newton phase finishes, and islands with a reduced
+	// deformable cut them never: there cut steps cost more than they saved (the jelly scene's
+	// work rose 16 %, a struck tower's 25 %), and a resting StVK block gained a slow twist (0.048 J
+	// in 60 s against 0.007 J).
+	fp.cutSteps = !dense && op.allRigid && tg.gap > 0
 	for round := 0; fp.work.Sweeps < tg.maxSweeps && fp.passes() < tg.maxPasses; round++ {
 		if dense && fp.work.Sweeps >= newtonAfter(op.m) {
 			return fp.newtonPhase(f, tg)
@@ -146,12 +159,12 @@ func (fp *frictionProjection) project(op *operator, alpha, f, v []float64, tg fr
 		if done, cut := fp.sweeps(n, f, tg); done {
 			return fp.work, cut
 		}
-		if subspace {
-			// On a small island the dense Newton phase finishes the projection; there a subspace
-			// solve stopped at a set's boundary costs CG passes without saving sweeps, so the
-			// first one ends the subspace solves.
-			kept, blocked := fp.subspaceStep(f, tg.tol)
-			subspace = kept && !(dense && blocked)
+		if subspace && !fp.subspaceStep(f, tg.tol) {
+			// The clipped CG step rose above the sweeps' point: redundant sticking contacts. On a
+			// large island of rigid bodies the subspace solves go on with CG steps cut at the
+			// sets' boundaries, which never rise; elsewhere the sweeps go on alone.
+			subspace = !fp.cutSteps && !dense && op.allRigid
+			fp.cutSteps = subspace
 		}
 	}
 	return fp.work, false
@@ -281,23 +294,20 @@ func (fp *frictionProjection) settleContact(op *operator, alpha, f, v []float64,
 }
 
 // subspaceStep runs subspace and clip, and keeps the result only if it lowered the projection's
-// objective ½‖q̇‖²_M. On an island of rigid bodies each CG step of subspace stops at the first set
-// boundary it reaches (the feasible step of Dostál's MPRGP), so the objective falls step by step
-// and clip only removes rounding; the check is a guard. (On nearly redundant sticking contacts the subspace system is
-// nearly singular and CG heads far along a near-null direction: run to its end and clipped back
-// into the sets, its point can lie above where the sweeps were.) It reports kept = false if the
-// step was undone, so that the projection goes on with sweeps alone, and blocked if a CG step
-// stopped at a boundary.
-func (fp *frictionProjection) subspaceStep(f []float64, tol float64) (kept, blocked bool) {
+// objective ½‖q̇‖²_M. On nearly redundant sticking contacts the subspace system is nearly
+// singular, CG may head far along its near-null direction, and clipping the result back into the
+// sets can then land above where the sweeps were; such a step is undone, and it reports false.
+// With fp.cutSteps each CG step stops at the first set boundary it reaches (the feasible step of
+// Dostál's MPRGP), so the objective falls step by step and clip only removes rounding.
+func (fp *frictionProjection) subspaceStep(f []float64, tol float64) bool {
 	op := fp.op
 	copy(fp.fSave, f)
 	copy(fp.vSave, fp.v)
 	for k := 0; k < op.m; k++ {
 		fp.tSave[2*k], fp.tSave[2*k+1] = op.slip(k, fp.v)
 	}
-	ran, blocked := fp.subspace(f, tol)
-	if !ran {
-		return true, false
+	if !fp.subspace(f, tol) {
+		return true
 	}
 	fp.clip(f)
 	// The objective is quadratic in f with gradient the tangential velocities, so its change is
@@ -308,11 +318,11 @@ func (fp *frictionProjection) subspaceStep(f []float64, tol float64) (kept, bloc
 		change += (f[2*k]-fp.fSave[2*k])*(fp.tSave[2*k]+n1) + (f[2*k+1]-fp.fSave[2*k+1])*(fp.tSave[2*k+1]+n2)
 	}
 	if change <= 0 {
-		return true, blocked
+		return true
 	}
 	copy(f, fp.fSave)
 	copy(fp.v, fp.vSave)
-	return false, blocked
+	return false
 }
 
 // sweep is one block Gauss–Seidel sweep with the exact per-contact sub-problem. It returns the
@@ -359,12 +369,12 @@ func (fp *frictionProjection) update(k int, f []float64, tol float64) float64 {
 
 // subspace runs preconditioned CG on the sticking contacts (strictly inside their sets),
 // minimising the kinetic energy over their tangential impulses with the other contacts held, until
-// its tolerance, its iteration bound, or a step that reaches a set's boundary (feasibleStep), where
-// it stops with that contact on its rim; the sweeps that follow decide whether it leaves it. It
-// reports whether any contact was free (ran) and whether a step stopped at a boundary (blocked).
-// The preconditioner is the contacts' 2×2 blocks until the incomplete Cholesky factor of their
-// tangent rows is due (delassusIC.due).
-func (fp *frictionProjection) subspace(f []float64, tol float64) (ran, blocked bool) {
+// its tolerance, its iteration bound or, with fp.cutSteps, a step that reaches a set's boundary
+// (feasibleStep), where it stops with that contact on its rim; the sweeps that follow decide
+// whether it leaves it. It reports whether any contact was free. The preconditioner is the
+// contacts' 2×2 blocks until the incomplete Cholesky factor of their tangent rows is due
+// (delassusIC.due).
+func (fp *frictionProjection) subspace(f []float64, tol float64) bool {
 	op := fp.op
 	act := fp.active[:0]
 	for k := 0; k < op.m; k++ {
@@ -374,7 +384,7 @@ func (fp *frictionProjection) subspace(f []float64, tol float64) (ran, blocked b
 		}
 	}
 	if len(act) == 0 {
-		return false, false
+		return false
 	}
 	r, z, p := fp.r, fp.z, fp.p
 	rz, rmax := 0.0, 0.0
@@ -393,7 +403,7 @@ func (fp *frictionProjection) subspace(f []float64, tol float64) (ran, blocked b
 			break
 		}
 	}
-	return true, cg.blocked
+	return true
 }
 
 // cgIteration takes one CG step of the subspace solve and reports whether to go on.
@@ -428,18 +438,14 @@ func (fp *frictionProjection) cgIteration(cg *subspaceRun, it int, f []float64, 
 		return false
 	}
 	a := cg.rz / pq
-	if reach := fp.feasibleStep(cg.act, f, p, a); reach < a && op.allRigid {
+	if reach := fp.feasibleStep(cg.act, f, p, a); fp.cutSteps && reach < a {
 		// The step would carry a contact out of its set: stop at the first boundary. The
 		// objective is convex along p and falls up to a, so this point is below the last one.
-		// An island with a reduced deformable keeps CG's full step, clipped after the solve:
-		// with cut steps a soft block resting on the ground gained a slow twist, 0.048 J in 60 s
-		// against 0.007 J (TestStVKBlockDropSettlesFor60s).
 		for _, k := range cg.act {
 			f[2*k] += reach * p[2*k]
 			f[2*k+1] += reach * p[2*k+1]
 		}
 		axpy(reach, u, fp.v)
-		cg.blocked = true
 		return false
 	}
 	cg.rmax = 0
