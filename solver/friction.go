@@ -110,6 +110,10 @@ type frictionTarget struct {
 	deadline             time.Time // zero: none
 }
 
+// cutSweepLimit is how many sweeps a projection runs with cut subspace steps before it goes back
+// to clipped ones: one that stops at its dissipation-gap target meets it within a few dozen.
+const cutSweepLimit = 100
+
 // gapEvery is how many sweeps pass between evaluations of the dissipation gap, which costs about
 // a sweep and a half.
 const gapEvery = 4
@@ -139,13 +143,18 @@ func (fp *frictionProjection) project(op *operator, alpha, f, v []float64, tg fr
 	// FrictionMaxSweeps. Small islands, which the Newton phase finishes, and islands with a reduced
 	// deformable cut them never: there cut steps cost more than they saved (the jelly scene's
 	// work rose 16 %, a struck tower's 25 %), and a resting StVK block gained a slow twist (0.048 J
-	// in 60 s against 0.007 J). Where every contact slides, each cut leaves a contact on its rim
-	// for the sweeps to bring back, and the projection runs to FrictionMaxSweeps: an expansion
-	// step (MPRGP's) would free it.
-	fp.cutSteps = !dense && op.allRigid && tg.gap > 0
+	// in 60 s against 0.007 J). A cut leaves its contact on the rim; the next solves take back
+	// the rim contacts whose slip runs along their friction (subspace), and a projection that has
+	// not met its target within cutSweepLimit sweeps goes on with clipped steps: on stacks whose
+	// every contact slides, cut steps alone ran the projections to FrictionMaxSweeps.
+	mayCut := !dense && op.allRigid
+	fp.cutSteps = mayCut && tg.gap > 0
 	for round := 0; fp.work.Sweeps < tg.maxSweeps && fp.passes() < tg.maxPasses; round++ {
 		if dense && fp.work.Sweeps >= newtonAfter(op.m) {
 			return fp.newtonPhase(f, tg)
+		}
+		if fp.cutSteps && fp.work.Sweeps >= cutSweepLimit {
+			fp.cutSteps, mayCut = false, false // clipped steps from here, then sweeps alone
 		}
 		n := 2
 		switch {
@@ -165,7 +174,7 @@ func (fp *frictionProjection) project(op *operator, alpha, f, v []float64, tg fr
 			// The clipped CG step rose above the sweeps' point: redundant sticking contacts. On a
 			// large island of rigid bodies the subspace solves go on with CG steps cut at the
 			// sets' boundaries, which never rise; elsewhere the sweeps go on alone.
-			subspace = !fp.cutSteps && !dense && op.allRigid
+			subspace = mayCut && !fp.cutSteps
 			fp.cutSteps = subspace
 		}
 	}
@@ -373,7 +382,9 @@ func (fp *frictionProjection) update(k int, f []float64, tol float64) float64 {
 // minimising the kinetic energy over their tangential impulses with the other contacts held, until
 // its tolerance, its iteration bound or, with fp.cutSteps, a step that reaches a set's boundary
 // (feasibleStep), where it stops with that contact on its rim; the sweeps that follow decide
-// whether it leaves it. It reports whether any contact was free. The preconditioner is the
+// whether it leaves it. With fp.cutSteps a contact on its rim whose slip runs along its friction
+// (so that the objective falls inwards, as MPRGP's expansion step would find) is solved with the
+// free ones. It reports whether any contact was free. The preconditioner is the
 // contacts' 2×2 blocks until the incomplete Cholesky factor of their tangent rows is due
 // (delassusIC.due).
 func (fp *frictionProjection) subspace(f []float64, tol float64) bool {
@@ -381,8 +392,18 @@ func (fp *frictionProjection) subspace(f []float64, tol float64) bool {
 	act := fp.active[:0]
 	for k := 0; k < op.m; k++ {
 		rad := op.mu[k] * fp.alpha[k]
-		if rad > 0 && fp.set.gauge(f[2*k], f[2*k+1]) < rad*(1-freeMargin) {
+		if !(rad > 0) {
+			continue
+		}
+		if fp.set.gauge(f[2*k], f[2*k+1]) < rad*(1-freeMargin) {
 			act = append(act, k)
+			continue
+		}
+		if fp.cutSteps {
+			// On the rim with the slip along f: the objective falls inwards.
+			if s1, s2 := op.slip(k, fp.v); f[2*k]*s1+f[2*k+1]*s2 > 0 {
+				act = append(act, k)
+			}
 		}
 	}
 	if len(act) == 0 {
