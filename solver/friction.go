@@ -58,9 +58,11 @@ type frictionProjection struct {
 	u            []float64 // ndof
 	fSave, tSave []float64 // 2m: friction and tangential velocities before a subspace step
 	vSave        []float64 // ndof: the velocity before a subspace step
-	active       []int
-	ic           delassusIC // preconditioner of the subspace CG (always the wide shift)
-	newton       frictionNewton
+	// fStart and vStart keep the projection's starting point while it cuts its subspace steps.
+	fStart, vStart []float64
+	active         []int
+	ic             delassusIC // preconditioner of the subspace CG (always the wide shift)
+	newton         frictionNewton
 	// eigen caches each contact's discEigen for the solve; eigenSet marks those computed.
 	eigen    []discEigen
 	eigenSet []bool
@@ -79,6 +81,8 @@ func (fp *frictionProjection) resize(op *operator) {
 	fp.fSave = growF(fp.fSave, 2*m)
 	fp.tSave = growF(fp.tSave, 2*m)
 	fp.vSave = growF(fp.vSave, n)
+	fp.fStart = growF(fp.fStart, 2*m)
+	fp.vStart = growF(fp.vStart, n)
 	fp.active = growI(fp.active, m)
 	fp.ic.invalidate()
 	fp.newton.resize(op)
@@ -110,8 +114,9 @@ type frictionTarget struct {
 	deadline             time.Time // zero: none
 }
 
-// cutSweepLimit is how many sweeps a projection runs with cut subspace steps before it goes back
-// to clipped ones: one that stops at its dissipation-gap target meets it within a few dozen.
+// cutSweepLimit is how many sweeps a projection runs with cut subspace steps before it starts
+// again with clipped ones: one that stops at its dissipation-gap target meets it within a few
+// dozen.
 const cutSweepLimit = 100
 
 // gapEvery is how many sweeps pass between evaluations of the dissipation gap, which costs about
@@ -143,18 +148,31 @@ func (fp *frictionProjection) project(op *operator, alpha, f, v []float64, tg fr
 	// FrictionMaxSweeps. Small islands, which the Newton phase finishes, and islands with a reduced
 	// deformable cut them never: there cut steps cost more than they saved (the jelly scene's
 	// work rose 16 %, a struck tower's 25 %), and a resting StVK block gained a slow twist (0.048 J
-	// in 60 s against 0.007 J). A cut leaves its contact on the rim; the next solves take back
-	// the rim contacts whose slip runs along their friction (subspace), and a projection that has
-	// not met its target within cutSweepLimit sweeps goes on with clipped steps: on stacks whose
-	// every contact slides, cut steps alone ran the projections to FrictionMaxSweeps.
+	// in 60 s against 0.007 J). A cut leaves its contact on the rim for the sweeps to bring back
+	// inside, which on a stack whose every contact slides took them to FrictionMaxSweeps: a
+	// projection that has not met its target within cutSweepLimit sweeps starts again with
+	// clipped steps.
 	mayCut := !dense && op.allRigid
 	fp.cutSteps = mayCut && tg.gap > 0
+	fromStart := fp.cutSteps
+	if fromStart {
+		copy(fp.fStart, f)
+		copy(fp.vStart, v)
+	}
 	for round := 0; fp.work.Sweeps < tg.maxSweeps && fp.passes() < tg.maxPasses; round++ {
 		if dense && fp.work.Sweeps >= newtonAfter(op.m) {
 			return fp.newtonPhase(f, tg)
 		}
-		if fp.cutSteps && fp.work.Sweeps >= cutSweepLimit {
-			fp.cutSteps, mayCut = false, false // clipped steps from here, then sweeps alone
+		if fp.cutSteps && mayCut && fp.work.Sweeps >= cutSweepLimit {
+			// The target is not met within cutSweepLimit sweeps. Cut from the start, the
+			// projection starts again from where it started, with clipped steps (the sweeps alone
+			// after one rises); cut after a clipped step rose, the sweeps go on alone.
+			if fromStart {
+				copy(f, fp.fStart)
+				copy(v, fp.vStart)
+				round = 0
+			}
+			fp.cutSteps, mayCut, subspace = false, false, fromStart
 		}
 		n := 2
 		switch {
@@ -382,9 +400,7 @@ func (fp *frictionProjection) update(k int, f []float64, tol float64) float64 {
 // minimising the kinetic energy over their tangential impulses with the other contacts held, until
 // its tolerance, its iteration bound or, with fp.cutSteps, a step that reaches a set's boundary
 // (feasibleStep), where it stops with that contact on its rim; the sweeps that follow decide
-// whether it leaves it. With fp.cutSteps a contact on its rim whose slip runs along its friction
-// (so that the objective falls inwards, as MPRGP's expansion step would find) is solved with the
-// free ones. It reports whether any contact was free. The preconditioner is the
+// whether it leaves it. It reports whether any contact was free. The preconditioner is the
 // contacts' 2×2 blocks until the incomplete Cholesky factor of their tangent rows is due
 // (delassusIC.due).
 func (fp *frictionProjection) subspace(f []float64, tol float64) bool {
@@ -399,12 +415,7 @@ func (fp *frictionProjection) subspace(f []float64, tol float64) bool {
 			act = append(act, k)
 			continue
 		}
-		if fp.cutSteps {
-			// On the rim with the slip along f: the objective falls inwards.
-			if s1, s2 := op.slip(k, fp.v); f[2*k]*s1+f[2*k+1]*s2 > 0 {
-				act = append(act, k)
-			}
-		}
+
 	}
 	if len(act) == 0 {
 		return false
