@@ -58,11 +58,9 @@ type frictionProjection struct {
 	u            []float64 // ndof
 	fSave, tSave []float64 // 2m: friction and tangential velocities before a subspace step
 	vSave        []float64 // ndof: the velocity before a subspace step
-	// fStart and vStart keep the projection's starting point while it cuts its subspace steps.
-	fStart, vStart []float64
-	active         []int
-	ic             delassusIC // preconditioner of the subspace CG (always the wide shift)
-	newton         frictionNewton
+	active       []int
+	ic           delassusIC // preconditioner of the subspace CG (always the wide shift)
+	newton       frictionNewton
 	// eigen caches each contact's discEigen for the solve; eigenSet marks those computed.
 	eigen    []discEigen
 	eigenSet []bool
@@ -81,8 +79,6 @@ func (fp *frictionProjection) resize(op *operator) {
 	fp.fSave = growF(fp.fSave, 2*m)
 	fp.tSave = growF(fp.tSave, 2*m)
 	fp.vSave = growF(fp.vSave, n)
-	fp.fStart = growF(fp.fStart, 2*m)
-	fp.vStart = growF(fp.vStart, n)
 	fp.active = growI(fp.active, m)
 	fp.ic.invalidate()
 	fp.newton.resize(op)
@@ -114,11 +110,6 @@ type frictionTarget struct {
 	deadline             time.Time // zero: none
 }
 
-// cutSweepLimit is how many sweeps a projection runs with cut subspace steps before it starts
-// again with clipped ones: one that stops at its dissipation-gap target meets it within a few
-// dozen.
-const cutSweepLimit = 100
-
 // gapEvery is how many sweeps pass between evaluations of the dissipation gap, which costs about
 // a sweep and a half.
 const gapEvery = 4
@@ -148,31 +139,13 @@ func (fp *frictionProjection) project(op *operator, alpha, f, v []float64, tg fr
 	// FrictionMaxSweeps. Small islands, which the Newton phase finishes, and islands with a reduced
 	// deformable cut them never: there cut steps cost more than they saved (the jelly scene's
 	// work rose 16 %, a struck tower's 25 %), and a resting StVK block gained a slow twist (0.048 J
-	// in 60 s against 0.007 J). A cut leaves its contact on the rim for the sweeps to bring back
-	// inside, which on a stack whose every contact slides took them to FrictionMaxSweeps: a
-	// projection that has not met its target within cutSweepLimit sweeps starts again with
-	// clipped steps.
-	mayCut := !dense && op.allRigid
-	fp.cutSteps = mayCut && tg.gap > 0
-	fromStart := fp.cutSteps
-	if fromStart {
-		copy(fp.fStart, f)
-		copy(fp.vStart, v)
-	}
+	// in 60 s against 0.007 J). Where every contact slides, each cut leaves a contact on its rim
+	// for the sweeps to bring back, and the projection runs to FrictionMaxSweeps: an expansion
+	// step (MPRGP's) would free it.
+	fp.cutSteps = !dense && op.allRigid && tg.gap > 0
 	for round := 0; fp.work.Sweeps < tg.maxSweeps && fp.passes() < tg.maxPasses; round++ {
 		if dense && fp.work.Sweeps >= newtonAfter(op.m) {
 			return fp.newtonPhase(f, tg)
-		}
-		if fp.cutSteps && mayCut && fp.work.Sweeps >= cutSweepLimit {
-			// The target is not met within cutSweepLimit sweeps. Cut from the start, the
-			// projection starts again from where it started, with clipped steps (the sweeps alone
-			// after one rises); cut after a clipped step rose, the sweeps go on alone.
-			if fromStart {
-				copy(f, fp.fStart)
-				copy(v, fp.vStart)
-				round = 0
-			}
-			fp.cutSteps, mayCut, subspace = false, false, fromStart
 		}
 		n := 2
 		switch {
@@ -192,7 +165,7 @@ func (fp *frictionProjection) project(op *operator, alpha, f, v []float64, tg fr
 			// The clipped CG step rose above the sweeps' point: redundant sticking contacts. On a
 			// large island of rigid bodies the subspace solves go on with CG steps cut at the
 			// sets' boundaries, which never rise; elsewhere the sweeps go on alone.
-			subspace = mayCut && !fp.cutSteps
+			subspace = !fp.cutSteps && !dense && op.allRigid
 			fp.cutSteps = subspace
 		}
 	}
@@ -408,14 +381,9 @@ func (fp *frictionProjection) subspace(f []float64, tol float64) bool {
 	act := fp.active[:0]
 	for k := 0; k < op.m; k++ {
 		rad := op.mu[k] * fp.alpha[k]
-		if !(rad > 0) {
-			continue
-		}
-		if fp.set.gauge(f[2*k], f[2*k+1]) < rad*(1-freeMargin) {
+		if rad > 0 && fp.set.gauge(f[2*k], f[2*k+1]) < rad*(1-freeMargin) {
 			act = append(act, k)
-			continue
 		}
-
 	}
 	if len(act) == 0 {
 		return false
