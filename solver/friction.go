@@ -440,15 +440,17 @@ func (fp *frictionProjection) cgIteration(cg *subspaceRun, it int, f []float64, 
 		return false
 	}
 	a := cg.rz / pq
-	if reach := fp.feasibleStep(cg.act, f, p, a); fp.cutSteps && reach < a {
-		// The step would carry a contact out of its set: stop at the first boundary. The
-		// objective is convex along p and falls up to a, so this point is below the last one.
-		for _, k := range cg.act {
-			f[2*k] += reach * p[2*k]
-			f[2*k+1] += reach * p[2*k+1]
+	if fp.cutSteps {
+		if reach := fp.feasibleStep(cg.act, f, p, a); reach < a {
+			// The step would carry a contact out of its set: stop at the first boundary. The
+			// objective is convex along p and falls up to a, so this point is below the last one.
+			for _, k := range cg.act {
+				f[2*k] += reach * p[2*k]
+				f[2*k+1] += reach * p[2*k+1]
+			}
+			axpy(reach, u, fp.v)
+			return false
 		}
-		axpy(reach, u, fp.v)
-		return false
 	}
 	cg.rmax = 0
 	for _, k := range cg.act {
