@@ -142,7 +142,8 @@ func (fp *frictionProjection) project(op *operator, alpha, f, v []float64, tg fr
 	// in 60 s against 0.007 J). Where every contact slides, each cut leaves a contact on its rim
 	// for the sweeps to bring back, and the projection runs to FrictionMaxSweeps: an expansion
 	// step (MPRGP's) would free it.
-	fp.cutSteps = !dense && op.allRigid && tg.gap > 0
+	mayCut := !dense && op.allRigid
+	fp.cutSteps = mayCut && tg.gap > 0
 	for round := 0; fp.work.Sweeps < tg.maxSweeps && fp.passes() < tg.maxPasses; round++ {
 		if dense && fp.work.Sweeps >= newtonAfter(op.m) {
 			return fp.newtonPhase(f, tg)
@@ -165,7 +166,7 @@ func (fp *frictionProjection) project(op *operator, alpha, f, v []float64, tg fr
 			// The clipped CG step rose above the sweeps' point: redundant sticking contacts. On a
 			// large island of rigid bodies the subspace solves go on with CG steps cut at the
 			// sets' boundaries, which never rise; elsewhere the sweeps go on alone.
-			subspace = !fp.cutSteps && !dense && op.allRigid
+			subspace = mayCut && !fp.cutSteps
 			fp.cutSteps = subspace
 		}
 	}
