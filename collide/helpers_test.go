@@ -75,3 +75,31 @@ func containsField(err error, field string) bool {
 	}
 	return false
 }
+
+// clipToRectangle clips the planar polygon poly (in order) to the prism |x| ≤ hx, |y| ≤ hy
+// (Sutherland–Hodgman), interpolating z along the cut edges.
+func clipToRectangle(poly []mgl64.Vec3, hx, hy float64) []mgl64.Vec3 {
+	out := poly
+	for _, plane := range [4]struct {
+		axis int
+		sign float64
+		lim  float64
+	}{{0, 1, hx}, {0, -1, hx}, {1, 1, hy}, {1, -1, hy}} {
+		in := out
+		out = nil
+		for i := range in {
+			a, b := in[i], in[(i+1)%len(in)]
+			da, db := plane.lim-plane.sign*a[plane.axis], plane.lim-plane.sign*b[plane.axis]
+			if da >= 0 {
+				out = append(out, a)
+			}
+			if (da >= 0) != (db >= 0) {
+				out = append(out, a.Add(b.Sub(a).Mul(da/(da-db))))
+			}
+		}
+		if len(out) == 0 {
+			return nil
+		}
+	}
+	return out
+}

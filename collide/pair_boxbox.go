@@ -127,9 +127,10 @@ func boxBox(a *Box, pa Pose, b *Box, pb Pose, margin float64, prev *Manifold, ou
 	}
 
 	if edgeI >= 0 && edgeSep > faceSep+boxEdgeTolerance*scale {
-		if edgeSep > 0 {
-			// Separated: the edge axis only bounds the distance; find the exact closest points.
-			boxBoxClosest(a, &fa, b, &fb, margin, out)
+		if edgeSep > 0 && !boxBoxClosest(a, &fa, b, &fb, margin, out) {
+			// Separated: the edge axis only bounds the distance; the exact closest points
+			// made the contact. (Touching, the distance query finds no separation and the edge
+			// axis's is rounding: the boxes are handled as overlapping.)
 			return
 		}
 		isA, k, ok := boxFaceAlong(edgeL, &R)
@@ -359,16 +360,21 @@ func boxEdgeContact(a *Box, fa *frame, b *Box, fb *frame, i, j int, l mgl64.Vec3
 
 // boxBoxClosest adds the contacts of two separated boxes: the one between their exact closest
 // points and, when the direction between them is within faceContactCos of a face normal of
-// either box, the incident face clipped against that face (speculativeFace).
-func boxBoxClosest(a *Box, fa *frame, b *Box, fb *frame, margin float64, out *Manifold) {
+// either box, the incident face clipped against that face (speculativeFace). It adds nothing
+// beyond the margin, and nothing when the boxes touch: the distance query finds them overlapping
+// or at zero distance, and it reports touching.
+func boxBoxClosest(a *Box, fa *frame, b *Box, fb *frame, margin float64, out *Manifold) (touching bool) {
 	ga, gb := boxGJK(a.HalfExtents, fa), boxGJK(b.HalfExtents, fb)
 	r := gjkDistance(&ga, &gb, fb.pos.Sub(fa.pos))
-	if r.intersects || r.distance > margin {
-		return
+	if r.intersects {
+		return true
+	}
+	if r.distance > margin {
+		return false
 	}
 	n, ok := unit(r.pb.Sub(r.pa))
 	if !ok {
-		return
+		return true
 	}
 	id := MakeFeatureID(boxClosestFeature(a.HalfExtents, fa.applyInv(r.pb)), boxClosestFeature(b.HalfExtents, fb.applyInv(r.pa)))
 	// The face of A or B most nearly normal to n (B's faces against it).
@@ -393,12 +399,13 @@ func boxBoxClosest(a *Box, fa *frame, b *Box, fb *frame, margin float64, out *Ma
 		}
 		if cs.n > 0 && speculativeFace(&cs, r.pa, r.pb, id, min(minElem(a.HalfExtents), minElem(b.HalfExtents)), margin, out) {
 			out.Reference = ref
-			return
+			return false
 		}
 	}
 	out.Normal = n
 	out.Reference = Reference{}
 	out.add(Contact{Point: lerp(r.pa, r.pb, 0.5), Normal: n, Gap: r.distance, Feature: id})
+	return false
 }
 
 // faceContactCos (15°) decides when two polyhedra whose best axis is not a face normal are

@@ -140,9 +140,8 @@ func polyPoly(A, B *placedPoly, margin float64, prev *Manifold, out *Manifold) {
 		}
 	}
 	if edgeA >= 0 && sepE > faceSep+boxEdgeTolerance*scale {
-		if sepE > 0 {
-			polyClosest(A, B, margin, out)
-			return
+		if sepE > 0 && !polyClosest(A, B, margin, out) {
+			return // separated (touching: handled as overlapping, see boxBox)
 		}
 		isA, f, s, ok := polyFaceAlong(A, B, &ba, &ab, axisE)
 		if !ok {
@@ -307,16 +306,19 @@ func polyEdgeContact(A, B *placedPoly, ea, eb int, n mgl64.Vec3, margin float64,
 
 // polyClosest adds the contacts of two separated polyhedra: the one between their exact closest
 // points and, when the direction between them is within faceContactCos of a face normal of
-// either, the incident face clipped against that face (see boxBoxClosest).
-func polyClosest(A, B *placedPoly, margin float64, out *Manifold) {
+// either, the incident face clipped against that face (see boxBoxClosest, also for touching).
+func polyClosest(A, B *placedPoly, margin float64, out *Manifold) (touching bool) {
 	ga, gb := A.gjk(), B.gjk()
 	r := gjkDistance(&ga, &gb, B.f.pos.Sub(A.f.pos))
-	if r.intersects || r.distance > margin {
-		return
+	if r.intersects {
+		return true
+	}
+	if r.distance > margin {
+		return false
 	}
 	n, ok := unit(r.pb.Sub(r.pa))
 	if !ok {
-		return
+		return true
 	}
 	id := MakeFeatureID(A.featureAt(A.f.applyInv(r.pa), A.f.applyInv(r.pb)), B.featureAt(B.f.applyInv(r.pb), B.f.applyInv(r.pa)))
 	nA, nB := A.f.invRotate(n), B.f.invRotate(n)
@@ -343,12 +345,13 @@ func polyClosest(A, B *placedPoly, margin float64, out *Manifold) {
 		}
 		if cs.n > 0 && speculativeFace(&cs, r.pa, r.pb, id, min(A.p.minExtent, B.p.minExtent), margin, out) {
 			out.Reference = ref
-			return
+			return false
 		}
 	}
 	out.Normal = n
 	out.Reference = Reference{}
 	out.add(Contact{Point: lerp(r.pa, r.pb, 0.5), Normal: n, Gap: r.distance, Feature: id})
+	return false
 }
 
 // polyFaceAlong returns the face of A (isA) or of B whose outward normal lies within
