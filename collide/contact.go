@@ -6,8 +6,14 @@ import (
 	"github.com/go-gl/mathgl/mgl64"
 )
 
-// MaxManifoldPoints is the most contact points a Manifold holds.
-const MaxManifoldPoints = 4
+// MaxManifoldPoints is the most contact points a Manifold holds: the quadPoints a reduction
+// keeps for area, and the corners of the contact region that a turning pair could drive through
+// within the step (see candidates.emit).
+const MaxManifoldPoints = 8
+
+// quadPoints is how many points a reduction chooses by area (the four spanning the largest
+// area hold a resting contact region).
+const quadPoints = 4
 
 // Contact is one contact point of a pair (A, B).
 type Contact struct {

@@ -40,3 +40,9 @@ func (pm *pairMotion) predictedGap(c *Contact) float64 {
 	d := pm.b.displacement(pm.originB, c.Point).Sub(pm.a.displacement(pm.originA, c.Point))
 	return c.Gap + d.Dot(c.Normal)
 }
+
+// turnReach returns how far the pair's rotations over the step move point p: the sum over the
+// two shapes of |θ × (p − origin)|, a bound on the normal displacement either turn can give p.
+func (pm *pairMotion) turnReach(p mgl64.Vec3) float64 {
+	return pm.a.Angular.Cross(p.Sub(pm.originA)).Len() + pm.b.Angular.Cross(p.Sub(pm.originB)).Len()
+}

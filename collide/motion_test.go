@@ -2,6 +2,7 @@ package collide
 
 import (
 	"math"
+	"sort"
 	"strings"
 	"testing"
 
@@ -12,7 +13,7 @@ import (
 // the ground, turning and falling, against the ground. Brute force over the hull's vertices finds
 // the ones the motion carries below the ground within the step (gap + displacement·n below
 // −approachTolerance of the candidates' extent) and the deepest one. When there are fewer than
-// MaxManifoldPoints of them, every one must be in the manifold (or shadowed, within the
+// quadPoints of them, every one must be in the manifold (or shadowed, within the
 // reduction's tolerance in the ground's plane, by a kept point at least as deep). When they fill
 // the manifold or more, it must keep the deepest and no speculative point (neither needed nor
 // touching, nor nearer than a driven one). Collide without the motion, which ranks by area alone, must drop one of them in
@@ -67,7 +68,7 @@ func TestCollideMovingKeepsThePointsTheMotionDrivesIn(t *testing.T) {
 				deep = len(cands) - 1
 			}
 		}
-		if len(cands) <= MaxManifoldPoints {
+		if len(cands) <= quadPoints {
 			continue
 		}
 		extent := 0.0
@@ -100,7 +101,7 @@ func TestCollideMovingKeepsThePointsTheMotionDrivesIn(t *testing.T) {
 			}
 			return false
 		}
-		if len(needed) < MaxManifoldPoints {
+		if len(needed) < quadPoints {
 			checked++
 			dropped := false
 			for _, v := range needed {
@@ -190,7 +191,7 @@ func TestCollideMovingKeepsBothEndsOfRandomBoards(t *testing.T) {
 		if _, err := Collide(upper, upperPose, lower, IdentityPose(), 0.05, nil, &static); err != nil {
 			t.Fatal(err)
 		}
-		if static.Count < MaxManifoldPoints {
+		if static.Count < quadPoints {
 			continue
 		}
 		checked++
@@ -203,20 +204,166 @@ func TestCollideMovingKeepsBothEndsOfRandomBoards(t *testing.T) {
 	}
 }
 
-// hullArea returns the area of the convex hull of a manifold's points of at most four, projected
-// on the plane z = 0: half the sum of the areas of the triangles any three of them span when
-// there are four, that triangle's when three.
-func hullArea(m *Manifold) float64 {
+// TestTurningBoardsKeepTheCornersTheTurnReaches: a board lying tilted on a larger one at a random
+// yaw, the two turning together about a random horizontal axis, so that the predicted motion
+// drives no point and the solve decides how they turn against each other. The contact region
+// (computed here by clipping the upper board's bottom face against the lower board's top) has up
+// to eight corners. Every corner whose gap is within what the turn moves it (turnReach) must be
+// held: in the manifold's hull in projection, since the gap after any rigid turn is affine in the
+// point, or shadowed by a kept point as deep (dropShadowed). Four points cannot do that: two boards turning together in the impact scene, one tipped
+// onto the other by the solve, sank a centimetre in a step at the corner left out. Without the
+// turn the manifold keeps four points, as for bodies at rest.
+func TestTurningBoardsKeepTheCornersTheTurnReaches(t *testing.T) {
+	r := newRand(23)
+	lowerHalf := mgl64.Vec3{0.45, 0.3, 0.005}
+	lower, err := NewBox(lowerHalf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const h = 0.01
+	checked, beyondFour := 0, 0
+	for trial := 0; trial < 400; trial++ {
+		upperHalf := mgl64.Vec3{0.15 + 0.25*r.Float64(), 0.1 + 0.2*r.Float64(), 0.005}
+		upper, err := NewBox(upperHalf)
+		if err != nil {
+			t.Fatal(err)
+		}
+		yaw := math.Pi * r.Float64()
+		tiltAxis := 2 * math.Pi * r.Float64()
+		tilt := mgl64.QuatRotate(0.01*r.Float64(), mgl64.Vec3{math.Cos(tiltAxis), math.Sin(tiltAxis), 0})
+		rot := tilt.Mul(mgl64.QuatRotate(yaw, mgl64.Vec3{0, 0, 1}))
+		centre := mgl64.Vec3{0.2 * (r.Float64() - 0.5), 0.2 * (r.Float64() - 0.5), 0}
+		// The upper board's bottom face, then the board lowered until its lowest corner over
+		// the lower board touches (within rounding) its top.
+		var face [4]mgl64.Vec3
+		for i, s := range [4][2]float64{{-1, -1}, {1, -1}, {1, 1}, {-1, 1}} {
+			face[i] = rot.Rotate(mgl64.Vec3{s[0] * upperHalf[0], s[1] * upperHalf[1], -upperHalf[2]}).Add(centre)
+		}
+		region := clipToRectangle(face[:], lowerHalf[0], lowerHalf[1])
+		if len(region) < 3 {
+			continue
+		}
+		low := math.Inf(1)
+		for _, v := range region {
+			low = math.Min(low, v[2])
+		}
+		lift := lowerHalf[2] - low
+		centre[2] += lift
+		for i := range region {
+			region[i][2] += lift
+		}
+		upperPose := Pose{Position: centre, Rotation: rot}
+		spinAxis := 2 * math.Pi * r.Float64()
+		turn := mgl64.Vec3{math.Cos(spinAxis), math.Sin(spinAxis), 0}.Mul((0.5 + 3*r.Float64()) * h)
+		pm := pairMotion{a: Motion{Angular: turn}, b: Motion{Angular: turn}, originA: centre}
+		var moving, static Manifold
+		if _, err := CollideMoving(upper, upperPose, pm.a, lower, IdentityPose(), pm.b, 0.02, nil, &moving); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := Collide(upper, upperPose, lower, IdentityPose(), 0.02, nil, &static); err != nil {
+			t.Fatal(err)
+		}
+		if static.Count > quadPoints {
+			t.Fatalf("trial %d: at rest the manifold has %d points", trial, static.Count)
+		}
+		extent := 0.0 // the reduction's scale for its shadow tolerance
+		for _, v := range region {
+			extent = math.Max(extent, math.Max(math.Abs(v[0]-region[0][0]), math.Abs(v[1]-region[0][1])))
+		}
+		reachable := 0
+		for _, v := range region {
+			gap := v[2] - lowerHalf[2]
+			if gap > 0.9*pm.turnReach(v) {
+				continue
+			}
+			reachable++
+			if !insideHull2(&moving, v, 1e-4) && !shadowedBy(&moving, v, gap, extent) {
+				t.Fatalf("trial %d: the turn reaches the corner %v (gap %.3g, reach %.3g), outside the manifold %v (static %v) region %v centre %v", trial, v, gap, pm.turnReach(v), moving.Contacts(), static.Contacts(), region, centre)
+			}
+		}
+		checked++
+		if reachable > quadPoints {
+			beyondFour++
+		}
+	}
+	if checked < 300 || beyondFour < 50 {
+		t.Fatalf("%d trials checked, %d with more than %d reachable corners: too few to test", checked, beyondFour, quadPoints)
+	}
+}
+
+// shadowedBy reports whether a point of m at least as deep as gap (within a micrometre) lies
+// within the reduction's shadow tolerance of v in projection on z = 0 (dropShadowed).
+func shadowedBy(m *Manifold, v mgl64.Vec3, gap, extent float64) bool {
+	tol := 1.01*shadowTolerance*extent + 1e-12
+	for _, c := range m.Contacts() {
+		dx, dy := c.Point[0]-v[0], c.Point[1]-v[1]
+		if dx*dx+dy*dy <= tol*tol && c.Gap <= gap+1e-6 {
+			return true
+		}
+	}
+	return false
+}
+
+// insideHull2 reports whether v lies, within tol in barycentric coordinates (the points are
+// midway between the surfaces, off the corners by rounding of the tilt), in the convex hull of m's points projected on
+// the plane z = 0: in a triangle of three of them.
+func insideHull2(m *Manifold, v mgl64.Vec3, tol float64) bool {
 	pts := m.Contacts()
-	tri := func(ca, cb, cc Contact) float64 {
-		a, b, c := ca.Point, cb.Point, cc.Point
-		return 0.5 * math.Abs((b[0]-a[0])*(c[1]-a[1])-(c[0]-a[0])*(b[1]-a[1]))
+	cross := func(o, a, b mgl64.Vec3) float64 {
+		return (a[0]-o[0])*(b[1]-o[1]) - (a[1]-o[1])*(b[0]-o[0])
 	}
-	switch len(pts) {
-	case 3:
-		return tri(pts[0], pts[1], pts[2])
-	case 4:
-		return 0.5 * (tri(pts[0], pts[1], pts[2]) + tri(pts[0], pts[1], pts[3]) + tri(pts[0], pts[2], pts[3]) + tri(pts[1], pts[2], pts[3]))
+	for i := range pts {
+		for j := i + 1; j < len(pts); j++ {
+			for k := j + 1; k < len(pts); k++ {
+				a, b, c := pts[i].Point, pts[j].Point, pts[k].Point
+				whole := cross(a, b, c)
+				if math.Abs(whole) < 1e-12 {
+					continue
+				}
+				s1, s2, s3 := cross(v, b, c)/whole, cross(a, v, c)/whole, cross(a, b, v)/whole
+				if s1 >= -tol && s2 >= -tol && s3 >= -tol {
+					return true
+				}
+			}
+		}
 	}
-	return 0
+	return false
+}
+
+// hullArea returns the area of the convex hull of a manifold's points projected on the plane
+// z = 0 (Andrew's monotone chain, then the shoelace formula).
+func hullArea(m *Manifold) float64 {
+	pts := make([][2]float64, 0, m.Count)
+	for _, c := range m.Contacts() {
+		pts = append(pts, [2]float64{c.Point[0], c.Point[1]})
+	}
+	if len(pts) < 3 {
+		return 0
+	}
+	sort.Slice(pts, func(i, j int) bool {
+		return pts[i][0] < pts[j][0] || (pts[i][0] == pts[j][0] && pts[i][1] < pts[j][1])
+	})
+	cross := func(o, a, b [2]float64) float64 {
+		return (a[0]-o[0])*(b[1]-o[1]) - (a[1]-o[1])*(b[0]-o[0])
+	}
+	hull := make([][2]float64, 0, 2*len(pts))
+	for pass := 0; pass < 2; pass++ {
+		base := len(hull)
+		for _, p := range pts {
+			for len(hull) >= base+2 && cross(hull[len(hull)-2], hull[len(hull)-1], p) <= 0 {
+				hull = hull[:len(hull)-1]
+			}
+			hull = append(hull, p)
+		}
+		hull = hull[:len(hull)-1]
+		for i, j := 0, len(pts)-1; i < j; i, j = i+1, j-1 {
+			pts[i], pts[j] = pts[j], pts[i]
+		}
+	}
+	area := 0.0
+	for i := range hull {
+		a, b := hull[i], hull[(i+1)%len(hull)]
+		area += a[0]*b[1] - b[0]*a[1]
+	}
+	return 0.5 * math.Abs(area)
 }

@@ -63,16 +63,19 @@ func (cs *candidates) deepest() int {
 	return best
 }
 
-// emit writes the candidates into out, keeping at most MaxManifoldPoints. The points the pair's
-// motion (out.motion) would carry through the other shape within the step (gap after the motion
-// below zero, by more than approachTolerance: for a body resting on the ground, every touching
-// point, as gravity presses it down) are needed; so is the deepest point. When fewer than
-// MaxManifoldPoints are needed they are all kept, and the rest of the places go to the other
-// candidates that, with them, span the largest area on the plane normal to n; otherwise the
-// needed ones and the other touching ones (gap at most approachTolerance of the extent, or at
-// most the largest gap of a point the motion drives through) compete, by that area, with the
-// deepest kept. Ties go to the deeper subset, then the earlier one, and
-// candidates keep their relative order.
+// emit writes the candidates into out, keeping at most MaxManifoldPoints: all of them when
+// there are at most quadPoints, otherwise quadPoints chosen for area and what the turning of the
+// pair needs besides (below).
+//
+// Of the quadPoints, the points the pair's motion (out.motion) would carry through the other
+// shape within the step (gap after the motion below zero, by more than approachTolerance: for a
+// body resting on the ground, every touching point, as gravity presses it down) are needed; so
+// is the deepest point. When fewer than quadPoints are needed they are all kept, and the rest of
+// the places go to the other candidates that, with them, span the largest area on the plane
+// normal to n; otherwise the needed ones and the other touching ones (gap at most
+// approachTolerance of the extent, or at most the largest gap of a point the motion drives
+// through) compete, by that area, with the deepest kept. Ties go to the deeper subset, then the
+// earlier one, and candidates keep their relative order.
 //
 // The solve holds only the points it is given: a subset chosen by area alone can keep
 // speculative points at the margin and drop one already touching (a hull rocking on the ground
@@ -80,16 +83,31 @@ func (cs *candidates) deepest() int {
 // hull turning onto the ground about a corner drives another below it). A needed point inside
 // the kept points' area is held through them: a rigid body's normal velocity is affine in the
 // point.
+//
+// Four points cannot hold a contact region with more corners once the solve turns the pair: the
+// turn tilts the gap, an affine function of the point, and a corner outside the kept four sinks
+// (two boards turning together, one tipped onto the other by the solve, sank a centimetre in a
+// step at the corner left out). So when the pair turns (see turningCorners), the dropped
+// candidates outside the kept points' area that its turn could reach are kept too.
 func (cs *candidates) emit(n mgl64.Vec3, out *Manifold) {
-	if cs.n <= MaxManifoldPoints {
+	if cs.n <= quadPoints {
 		for i := 0; i < cs.n; i++ {
 			out.add(cs.c[i])
 		}
 		return
 	}
 	cs.dropShadowed(n)
-	if cs.n > MaxManifoldPoints {
-		cs.keepNeeded(n, &out.motion)
+	if cs.n > quadPoints {
+		kept := cs.keepNeeded(n, &out.motion)
+		kept |= cs.turningCorners(n, &out.motion, kept)
+		m := 0
+		for i := 0; i < cs.n; i++ {
+			if kept&(1<<i) != 0 {
+				cs.c[m] = cs.c[i]
+				m++
+			}
+		}
+		cs.n = m
 	}
 	for i := 0; i < cs.n; i++ {
 		out.add(cs.c[i])
@@ -103,16 +121,22 @@ func (cs *candidates) emit(n mgl64.Vec3, out *Manifold) {
 // in 60 s).
 const approachTolerance = 1e-6
 
-// keepNeeded reduces more than MaxManifoldPoints candidates to MaxManifoldPoints as emit
-// describes, keeping their relative order.
-func (cs *candidates) keepNeeded(n mgl64.Vec3, pm *pairMotion) {
-	deep := cs.deepest()
-	extent := 0.0
+// extent returns the largest coordinate difference between a candidate and the first one: the
+// size the tolerances below are relative to.
+func (cs *candidates) extent() float64 {
+	e := 0.0
 	for i := 1; i < cs.n; i++ {
 		d := cs.c[i].Point.Sub(cs.c[0].Point)
-		extent = fmax(extent, fmax(math.Abs(d[0]), fmax(math.Abs(d[1]), math.Abs(d[2]))))
+		e = fmax(e, fmax(math.Abs(d[0]), fmax(math.Abs(d[1]), math.Abs(d[2]))))
 	}
-	least := approachTolerance * extent
+	return e
+}
+
+// keepNeeded chooses quadPoints of more than quadPoints candidates as emit describes and returns
+// them as a bit set over the candidates.
+func (cs *candidates) keepNeeded(n mgl64.Vec3, pm *pairMotion) uint32 {
+	deep := cs.deepest()
+	least := approachTolerance * cs.extent()
 	var needed uint32
 	count := 0
 	farthest := math.Inf(-1) // the largest gap of a point the motion drives through
@@ -126,41 +150,126 @@ func (cs *candidates) keepNeeded(n mgl64.Vec3, pm *pairMotion) {
 			count++
 		}
 	}
-	if count >= MaxManifoldPoints {
-		// The needed ones fill every place: they compete with the other touching points, by
-		// area. Alone, they can crowd at the end of the contact region the motion drives in,
-		// and the touching other end, lifting in the predicted motion, is driven in instead
-		// once the contacts act: two boards lying on each other and turning together sank a
-		// centimetre in a step at the dropped end. A point nearer than a driven one touches as
-		// much as it does, whatever its sign: a board turning onto another about the edge it
-		// touches along drives its far half down, and the contacts there turn it about the kept
-		// points, driving in a corner of that edge left out for being 5 µm above. Speculative
-		// points (above every driven and touching one) stay out: kept for their area, they let
-		// a needed corner sink.
-		touching := max(least, farthest)
-		m := 0
+	if count < quadPoints {
+		return cs.quad(n, needed)
+	}
+	// The needed ones fill every place: they compete with the other touching points, by area.
+	// Alone, they can crowd at the end of the contact region the motion drives in, and the
+	// touching other end, lifting in the predicted motion, is driven in instead once the
+	// contacts act: two boards lying on each other and turning together sank a centimetre in a
+	// step at the dropped end. A point nearer than a driven one touches as much as it does,
+	// whatever its sign: a board turning onto another about the edge it touches along drives
+	// its far half down, and the contacts there turn it about the kept points, driving in a
+	// corner of that edge left out for being 5 µm above. Speculative points (above every driven
+	// and touching one) stay out: kept for their area, they let a needed corner sink.
+	touching := max(least, farthest)
+	var sub candidates
+	var from [maxCandidates]int // sub's candidate k is cs's candidate from[k]
+	for i := 0; i < cs.n; i++ {
+		if needed&(1<<i) != 0 || cs.c[i].Gap <= touching {
+			from[sub.n] = i
+			sub.c[sub.n] = cs.c[i]
+			sub.n++
+		}
+	}
+	var kept uint32
+	for k, chosen := 0, sub.quad(n, 1<<sub.deepest()); k < sub.n; k++ {
+		if chosen&(1<<k) != 0 {
+			kept |= 1 << from[k]
+		}
+	}
+	return kept
+}
+
+// quad returns the quadPoints candidates (of more than that) chosen for area with the forced
+// ones among them, as a bit set: every subset tried when there are few enough, else greedily.
+func (cs *candidates) quad(n mgl64.Vec3, forced uint32) uint32 {
+	deep := cs.deepest()
+	var keep [quadPoints]int
+	if cs.n <= exhaustiveReduceLimit {
+		keep = cs.bestQuad(n, forced|1<<deep)
+	} else {
+		keep = cs.greedyQuad(n, forced&^(1<<deep))
+	}
+	var set uint32
+	for _, i := range keep {
+		set |= 1 << i
+	}
+	return set
+}
+
+// turningTolerance is the turn, rad over the step, below which a pair counts as not turning:
+// resting bodies turn by rounding only, and their manifolds stay at quadPoints.
+const turningTolerance = 1e-3
+
+// turningCorners returns, as a bit set, the candidates outside kept that the pair's turn could
+// drive through the other shape within the step: those whose gap is at most how far the two
+// shapes' rotations over the step (pm) move the point, whichever way the solve then turns them,
+// and whose projection on the plane normal to n lies outside the kept points' hull (a point
+// inside is held through them). At most MaxManifoldPoints − |kept| are returned, the ones with
+// the deepest the turn could drive them first, ties to the earlier candidate. A pair turning by less than
+// turningTolerance gets none.
+func (cs *candidates) turningCorners(n mgl64.Vec3, pm *pairMotion, kept uint32) uint32 {
+	if pm.a.Angular.Len()+pm.b.Angular.Len() <= turningTolerance {
+		return 0
+	}
+	var p plane2
+	cs.project2(n, &p)
+	var hull [quadPoints]int
+	h := 0
+	for i := 0; i < cs.n; i++ {
+		if kept&(1<<i) != 0 && h < quadPoints {
+			hull[h] = i
+			h++
+		}
+	}
+	areaTol := 1e-9 * cs.extent() * cs.extent()
+	var spare [maxCandidates]float64
+	var reachable uint32
+	for i := 0; i < cs.n; i++ {
+		if kept&(1<<i) != 0 || p.insideAny(hull[:h], i, areaTol) {
+			continue
+		}
+		reach := pm.turnReach(cs.c[i].Point)
+		if cs.c[i].Gap <= reach {
+			reachable |= 1 << i
+			spare[i] = reach - cs.c[i].Gap
+		}
+	}
+	var set uint32
+	for places := MaxManifoldPoints - h; places > 0 && reachable != 0; places-- {
+		best := -1
 		for i := 0; i < cs.n; i++ {
-			if needed&(1<<i) != 0 || cs.c[i].Gap <= touching {
-				cs.c[m] = cs.c[i]
-				m++
+			if reachable&(1<<i) != 0 && (best < 0 || spare[i] > spare[best]) {
+				best = i
 			}
 		}
-		cs.n = m
-		deep = cs.deepest()
-		needed = 1 << deep
+		set |= 1 << best
+		reachable &^= 1 << best
 	}
-	var keep [MaxManifoldPoints]int
-	if cs.n <= exhaustiveReduceLimit {
-		keep = cs.bestQuad(n, needed)
-	} else {
-		keep = cs.greedyQuad(n, needed&^(1<<deep))
+	return set
+}
+
+// insideAny reports whether point i lies, within areaTol, in a triangle of three of the points
+// hull: that is, in their convex hull.
+func (p *plane2) insideAny(hull []int, i int, areaTol float64) bool {
+	for a := 0; a < len(hull); a++ {
+		for b := a + 1; b < len(hull); b++ {
+			for c := b + 1; c < len(hull); c++ {
+				ta, tb, tc := hull[a], hull[b], hull[c]
+				whole := p.tri(ta, tb, tc)
+				if math.Abs(whole) <= areaTol {
+					continue // degenerate: it bounds no area
+				}
+				s1, s2, s3 := p.tri(i, tb, tc)/whole, p.tri(ta, i, tc)/whole, p.tri(ta, tb, i)/whole
+				tol := areaTol / math.Abs(whole)
+				if s1 >= -tol && s2 >= -tol && s3 >= -tol {
+					return true
+				}
+			}
+		}
 	}
-	var kept candidates
-	for _, i := range keep {
-		kept.c[kept.n] = cs.c[i]
-		kept.n++
-	}
-	*cs = kept
+	return false
 }
 
 // shadowTolerance: a candidate whose projection on the contact plane lies within this fraction
@@ -232,7 +341,7 @@ func (p *plane2) tri(i, j, k int) float64 {
 // of the four triangles they span sum to twice the area of their convex hull. (In convex
 // position each diagonal cuts the hull into two of the triangles; with one point inside the
 // triangle of the other three, the three small triangles tile that one, which is the hull.)
-func (cs *candidates) bestQuad(n mgl64.Vec3, forced uint32) [MaxManifoldPoints]int {
+func (cs *candidates) bestQuad(n mgl64.Vec3, forced uint32) [quadPoints]int {
 	count := cs.n
 	if count < 0 || count > exhaustiveReduceLimit {
 		// emit hands larger sets to greedyQuad; this bound also lets the compiler drop the
@@ -266,7 +375,7 @@ func (cs *candidates) bestQuad(n mgl64.Vec3, forced uint32) [MaxManifoldPoints]i
 		}
 	}
 
-	best := [MaxManifoldPoints]int{0, 1, 2, 3}
+	best := [quadPoints]int{0, 1, 2, 3}
 	// A subset replaces the best when its area exceeds largerThan, or when it exceeds
 	// tiedAbove and its depth exceeds deeperThan. The best area starts at −1 (no subset yet).
 	bestArea, bestDepth := -1.0, 0.0
@@ -287,7 +396,7 @@ func (cs *candidates) bestQuad(n mgl64.Vec3, forced uint32) [MaxManifoldPoints]i
 					area := areaABC + rowABD[d] + rowACD[d] + rowBCD[d]
 					depth := depthABC + depths[d]
 					if area > largerThan || (area > tiedAbove && depth > deeperThan) {
-						best, bestArea, bestDepth = [MaxManifoldPoints]int{a, b, c, d}, area, depth
+						best, bestArea, bestDepth = [quadPoints]int{a, b, c, d}, area, depth
 						largerThan, tiedAbove, deeperThan = bestArea+areaTol, bestArea-areaTol, bestDepth+depthTol
 					}
 				}
@@ -302,7 +411,7 @@ func (cs *candidates) bestQuad(n mgl64.Vec3, forced uint32) [MaxManifoldPoints]i
 // point making the largest triangle with the first two, and the point adding the most area to
 // that triangle; indices increasing. Near ties (within a relative 1e-9) go to the earlier
 // candidate, so rounding noise does not change the choice.
-func (cs *candidates) greedyQuad(n mgl64.Vec3, forced uint32) [MaxManifoldPoints]int {
+func (cs *candidates) greedyQuad(n mgl64.Vec3, forced uint32) [quadPoints]int {
 	var p plane2
 	cs.project2(n, &p)
 	xs, ys := &p.x, &p.y
@@ -317,9 +426,9 @@ func (cs *candidates) greedyQuad(n mgl64.Vec3, forced uint32) [MaxManifoldPoints
 			p0 = i
 		}
 	}
-	q := [MaxManifoldPoints]int{p0}
+	q := [quadPoints]int{p0}
 	picked, taken := 1, uint32(1)<<p0
-	for i := 0; i < cs.n && picked < MaxManifoldPoints; i++ {
+	for i := 0; i < cs.n && picked < quadPoints; i++ {
 		if forced&(1<<i) != 0 && taken&(1<<i) == 0 {
 			q[picked], taken = i, taken|1<<i
 			picked++

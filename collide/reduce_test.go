@@ -27,11 +27,11 @@ func referenceHullArea4(p *plane2, a, b, c, d int) float64 {
 
 // referenceBestQuad is bestQuad as it was before the triangle table: every 4-subset's hull
 // area computed from scratch with referenceHullArea4, under the same selection rule.
-func referenceBestQuad(cs *candidates, n mgl64.Vec3) [MaxManifoldPoints]int {
+func referenceBestQuad(cs *candidates, n mgl64.Vec3) [quadPoints]int {
 	var p plane2
 	cs.project2(n, &p)
 	deep := referenceDeepest(cs)
-	best := [MaxManifoldPoints]int{0, 1, 2, 3}
+	best := [quadPoints]int{0, 1, 2, 3}
 	bestArea, bestDepth := -1.0, 0.0
 	scale := reduceScale(cs, &p)
 	tol := 1e-9 * scale * scale
@@ -45,7 +45,7 @@ func referenceBestQuad(cs *candidates, n mgl64.Vec3) [MaxManifoldPoints]int {
 					area := referenceHullArea4(&p, a, b, c, d)
 					depth := -(cs.c[a].Gap + cs.c[b].Gap + cs.c[c].Gap + cs.c[d].Gap)
 					if area > bestArea+tol || (area > bestArea-tol && depth > bestDepth+1e-9*scale) {
-						best, bestArea, bestDepth = [MaxManifoldPoints]int{a, b, c, d}, area, depth
+						best, bestArea, bestDepth = [quadPoints]int{a, b, c, d}, area, depth
 					}
 				}
 			}
@@ -79,7 +79,7 @@ func reduceScale(cs *candidates, p *plane2) float64 {
 // quadSubset is one 4-subset in bestQuad's loop order, with its exact doubled hull area, the
 // doubled hull area from the old formulas, and its depth (summed −Gap, as bestQuad sums it).
 type quadSubset struct {
-	idx      [MaxManifoldPoints]int
+	idx      [quadPoints]int
 	exact    *big.Rat
 	oldArea  float64
 	depth    float64
@@ -131,7 +131,7 @@ func exactSubsets(cs *candidates, p *plane2) []quadSubset {
 						abc, abd, acd, bcd)
 					f, _ := area.Float64()
 					out = append(out, quadSubset{
-						idx:      [MaxManifoldPoints]int{a, b, c, d},
+						idx:      [quadPoints]int{a, b, c, d},
 						exact:    area,
 						oldArea:  referenceHullArea4(p, a, b, c, d),
 						depth:    -(cs.c[a].Gap + cs.c[b].Gap + cs.c[c].Gap + cs.c[d].Gap),
@@ -499,7 +499,7 @@ func TestBestQuadMatchesReference(t *testing.T) {
 }
 
 // exactAreaOf returns the exact doubled hull area of the subset idx, rounded to float64.
-func exactAreaOf(subsets []quadSubset, idx [MaxManifoldPoints]int) float64 {
+func exactAreaOf(subsets []quadSubset, idx [quadPoints]int) float64 {
 	for _, s := range subsets {
 		if s.idx == idx {
 			return s.exactF64
@@ -556,7 +556,7 @@ func TestEmitKeepsBestQuadOrder(t *testing.T) {
 		var m Manifold
 		rc.cs.emit(rc.n, &m)
 		want := referenceBestQuad(&rc.cs, rc.n)
-		if m.Count != MaxManifoldPoints {
+		if m.Count != quadPoints {
 			t.Fatalf("#%d: %d points", it, m.Count)
 		}
 		for k, i := range want {
@@ -586,8 +586,8 @@ func TestEmitKeepsDeepest(t *testing.T) {
 	for i := 0; i < m.Count; i++ {
 		kept = kept || m.Points[i].Gap < 0
 	}
-	if m.Count != MaxManifoldPoints || !kept {
-		t.Fatalf("emit kept %d points %+v; want %d with the touching one", m.Count, m.Points[:m.Count], MaxManifoldPoints)
+	if m.Count != quadPoints || !kept {
+		t.Fatalf("emit kept %d points %+v; want %d with the touching one", m.Count, m.Points[:m.Count], quadPoints)
 	}
 }
 
