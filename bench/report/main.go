@@ -597,6 +597,22 @@ const tried = `## What we tried
   solves to 29–39 subsequences, but over ten seeds more islands ended unconverged (their repaired
   answers slide), the work rose on five seeds, one card sank 13 cm and one step gained 0.6 mJ.
   Neither kept.
+- Friction projection, a cut subspace solve restarting CG past its cuts with the rim contact held
+  (Polyak's active-set CG, the factor restricted) while MPRGP's proportionality test holds, once
+  the projection has run 32 sweeps: the solver's sliding tower-40 and pyramid-20 benchmarks with
+  the game options take 72 and 36 friction sweeps a solve instead of 2,038 and 2,002 (189 → 152 ms,
+  891 → 457 ms). On the same captured islands: impact +6 % work, pile +3 %, a struck arch −21 %;
+  restarting from the first sweep, impact +9 %; restarting at every cut without the test, a struck
+  arch's solve did 8× the work (sticking contacts pushed to their rims for the sweeps to pull
+  back). Not on main: it changes the impact's trajectory, and make validate's impact seed 1 then
+  sinks a block 11 mm (two blocks spinning at 31 and 20 rad/s; the reference face turns 18° in the
+  step, and the linearised gap is off by the turn times the slide plus rθ²/2); also with the
+  restarts from 100 sweeps. Kept on the branch solver-cut-restarts.
+- Manifold, looking ahead: adding, for a pair sliding or turning by more than a tenth of its size
+  in the step, the contacts of the poses its predicted motion reaches (carried back to the start,
+  each along its own normal): the impact's work doubled over six seeds, and seed 1 still sank a
+  block 10 mm (the predicted motion is not the solved one: a block spinning at 34 rad/s before
+  the solve turned at 8 after it). Not kept.
 `
 
 // cpuModel returns the CPU's model name from /proc/cpuinfo, or "unknown CPU".
