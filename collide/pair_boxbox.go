@@ -160,6 +160,10 @@ func boxBox(a *Box, pa Pose, b *Box, pb Pose, margin float64, prev *Manifold, ou
 		if faceSep > 0 {
 			// Separated with the faces not overlapping (corner to corner): closest points.
 			boxBoxClosest(a, &fa, b, &fb, margin, out)
+		} else if edgeI >= 0 {
+			// Overlapping where edges cross, no point of the incident face over the reference
+			// face: the least penetrating edge pair gives the contact (see polyPoly).
+			boxEdgeContact(a, &fa, b, &fb, edgeI, edgeJ, edgeL, margin, out)
 		}
 		return
 	}

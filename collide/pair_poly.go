@@ -171,6 +171,12 @@ func polyPoly(A, B *placedPoly, margin float64, prev *Manifold, out *Manifold) {
 		}
 	}
 	if cs.n == 0 {
+		if edgeA >= 0 {
+			// Overlapping, with no point of the incident face over the reference face: the
+			// overlap is where edges cross. The least penetrating edge pair gives the contact
+			// (a hull sank 2.5 cm into another with no contact at all).
+			polyEdgeContact(A, B, edgeA, edgeB, A.f.rotate(axisE), margin, out)
+		}
 		return
 	}
 	out.Normal = cs.c[0].Normal
