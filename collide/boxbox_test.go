@@ -350,32 +350,16 @@ func TestTouchingBoardsMakeAContact(t *testing.T) {
 	}
 	lowerHull := must(NewConvexHull(lowerCorners))
 	for trial := 0; trial < 400; trial++ {
-		upperHalf := mgl64.Vec3{0.15 + 0.25*r.Float64(), 0.1 + 0.2*r.Float64(), 0.005}
+		upperHalf, pose, _, ok := boardOnBoard(r, lowerHalf)
+		if !ok {
+			continue
+		}
 		upper := must(NewBox(upperHalf))
 		var upperCorners []mgl64.Vec3
 		for i := 0; i < 8; i++ {
 			upperCorners = append(upperCorners, boxVertex(upperHalf, i))
 		}
 		upperHull := must(NewConvexHull(upperCorners))
-		yaw := math.Pi * r.Float64()
-		tiltAxis := 2 * math.Pi * r.Float64()
-		tilt := mgl64.QuatRotate(0.01*r.Float64(), mgl64.Vec3{math.Cos(tiltAxis), math.Sin(tiltAxis), 0})
-		rot := tilt.Mul(mgl64.QuatRotate(yaw, mgl64.Vec3{0, 0, 1}))
-		centre := mgl64.Vec3{0.2 * (r.Float64() - 0.5), 0.2 * (r.Float64() - 0.5), 0}
-		var face [4]mgl64.Vec3
-		for i, s := range [4][2]float64{{-1, -1}, {1, -1}, {1, 1}, {-1, 1}} {
-			face[i] = rot.Rotate(mgl64.Vec3{s[0] * upperHalf[0], s[1] * upperHalf[1], -upperHalf[2]}).Add(centre)
-		}
-		region := clipToRectangle(face[:], lowerHalf[0], lowerHalf[1])
-		if len(region) < 3 {
-			continue
-		}
-		low := math.Inf(1)
-		for _, v := range region {
-			low = math.Min(low, v[2])
-		}
-		centre[2] += lowerHalf[2] - low
-		pose := Pose{Position: centre, Rotation: rot}
 		for _, shapes := range [][2]Shape{{upper, lower}, {upperHull, lowerHull}} {
 			m := collideT(t, shapes[0], pose, shapes[1], IdentityPose(), 0.02)
 			if m.Count == 0 || math.Abs(m.MinGap()) > 1e-6 {

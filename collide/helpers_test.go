@@ -103,3 +103,36 @@ func clipToRectangle(poly []mgl64.Vec3, hx, hy float64) []mgl64.Vec3 {
 	}
 	return out
 }
+
+// boardOnBoard places a thin board (half extents 0.15–0.4 × 0.1–0.3 × 0.005 m) at a random yaw,
+// tilted by up to 0.6°, over a board of half extents lower lying at the origin, and lowers it
+// until the lowest corner of the region over the lower board touches its top exactly. It returns
+// the upper board's half extents and pose and that region: the upper board's bottom face clipped
+// to the lower board in plan, at the placed height. ok is false when the boards do not overlap in
+// plan.
+func boardOnBoard(r *rand.Rand, lower mgl64.Vec3) (half mgl64.Vec3, pose Pose, region []mgl64.Vec3, ok bool) {
+	half = mgl64.Vec3{0.15 + 0.25*r.Float64(), 0.1 + 0.2*r.Float64(), 0.005}
+	yaw := math.Pi * r.Float64()
+	tiltAxis := 2 * math.Pi * r.Float64()
+	tilt := mgl64.QuatRotate(0.01*r.Float64(), mgl64.Vec3{math.Cos(tiltAxis), math.Sin(tiltAxis), 0})
+	rot := tilt.Mul(mgl64.QuatRotate(yaw, mgl64.Vec3{0, 0, 1}))
+	centre := mgl64.Vec3{0.2 * (r.Float64() - 0.5), 0.2 * (r.Float64() - 0.5), 0}
+	var face [4]mgl64.Vec3
+	for i, s := range [4][2]float64{{-1, -1}, {1, -1}, {1, 1}, {-1, 1}} {
+		face[i] = rot.Rotate(mgl64.Vec3{s[0] * half[0], s[1] * half[1], -half[2]}).Add(centre)
+	}
+	region = clipToRectangle(face[:], lower[0], lower[1])
+	if len(region) < 3 {
+		return half, Pose{}, nil, false
+	}
+	low := math.Inf(1)
+	for _, v := range region {
+		low = math.Min(low, v[2])
+	}
+	lift := lower[2] - low
+	centre[2] += lift
+	for i := range region {
+		region[i][2] += lift
+	}
+	return half, Pose{Position: centre, Rotation: rot}, region, true
+}
