@@ -206,8 +206,8 @@ const turningTolerance = 1e-3
 // drive through the other shape within the step: those whose gap is at most how far the two
 // shapes' rotations over the step (pm) move the point, whichever way the solve then turns them,
 // and whose projection on the plane normal to n lies outside the kept points' hull (a point
-// inside is held through them). At most MaxManifoldPoints − |kept| are returned, the ones with
-// the deepest the turn could drive them first, ties to the earlier candidate. A pair turning by less than
+// inside is held through them). At most MaxManifoldPoints − |kept| are returned, those the turn
+// could drive deepest first, ties to the earlier candidate. A pair turning by less than
 // turningTolerance gets none.
 func (cs *candidates) turningCorners(n mgl64.Vec3, pm *pairMotion, kept uint32) uint32 {
 	if pm.a.Angular.Len()+pm.b.Angular.Len() <= turningTolerance {
@@ -223,24 +223,25 @@ func (cs *candidates) turningCorners(n mgl64.Vec3, pm *pairMotion, kept uint32) 
 			h++
 		}
 	}
-	areaTol := 1e-9 * cs.extent() * cs.extent()
-	var spare [maxCandidates]float64
+	e := cs.extent()
+	areaTol := 1e-9 * e * e
+	var depth [maxCandidates]float64 // how far past contact the turn could drive candidate i
 	var reachable uint32
 	for i := 0; i < cs.n; i++ {
-		if kept&(1<<i) != 0 || p.insideAny(hull[:h], i, areaTol) {
+		if kept&(1<<i) != 0 {
 			continue
 		}
 		reach := pm.turnReach(cs.c[i].Point)
-		if cs.c[i].Gap <= reach {
+		if cs.c[i].Gap <= reach && !p.insideAny(hull[:h], i, areaTol) {
 			reachable |= 1 << i
-			spare[i] = reach - cs.c[i].Gap
+			depth[i] = reach - cs.c[i].Gap
 		}
 	}
 	var set uint32
 	for places := MaxManifoldPoints - h; places > 0 && reachable != 0; places-- {
 		best := -1
 		for i := 0; i < cs.n; i++ {
-			if reachable&(1<<i) != 0 && (best < 0 || spare[i] > spare[best]) {
+			if reachable&(1<<i) != 0 && (best < 0 || depth[i] > depth[best]) {
 				best = i
 			}
 		}
