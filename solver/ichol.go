@@ -8,11 +8,11 @@ import (
 
 // delassusIC is a zero-fill incomplete Cholesky factor L Lᵀ ≈ A + ε diag(A) of the Delassus
 // matrix A restricted to chosen rows of chosen contacts: the normal rows of the contact
-// projection's active set and the tangent rows of the friction projection's sticking contacts
-// (any rows 0–2 of a contact can be chosen; the joint sticking solve's CG does not use it: measured,
-// it did not pay there). It preconditions their conjugate gradients when Jacobi or block-Jacobi scaling
-// converges slowly, as it does along long chains of contacts (towers, walls), where it cuts
-// hundreds of iterations to tens.
+// projection's active set, the tangent rows of the friction projection's sticking contacts, and
+// the joint sticking solve's free rows (any rows 0–2 of a contact can be chosen). It
+// preconditions their conjugate gradients when Jacobi or block-Jacobi scaling converges slowly, as
+// it does along long chains of contacts (towers, walls) and through heaps (piles), where it cuts
+// hundreds or thousands of iterations to tens or hundreds.
 //
 // L keeps A's sparsity — rows of two contacts couple only when the contacts share a body — so
 // building it costs O(Σ nnz_row²), gathering A's entries from the solve's delassusCoupling, and
