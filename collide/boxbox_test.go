@@ -368,3 +368,94 @@ func TestTouchingBoardsMakeAContact(t *testing.T) {
 		}
 	}
 }
+
+// TestTiltedBoardsHoldTheTurn: a board falling edge first, steep (40–80° from the horizontal,
+// yawed and rolled a little), its bottom edge beyond another board's end edge and above it, so that
+// their closest points lie along a direction more than 15° from every face normal (vertex or edge
+// over edge). Turning it about its closest point until another of its vertices within the margin
+// reaches the lower board must be forbidden by the manifold's constraints to first order: some
+// contact's gap, less the motion of B's point along its normal, must close to within a tenth of
+// that vertex's distance. The closest points' contact alone does not move under that turn: so a
+// card falling edge first onto a card's end turned about its one closest corner and sank 7 mm at
+// the other end of its edge. Boxes and the same boxes as hulls are checked.
+func TestTiltedBoardsHoldTheTurn(t *testing.T) {
+	r := newRand(31)
+	half := mgl64.Vec3{0.45, 0.3, 0.005}
+	const margin = 0.1
+	var verts []mgl64.Vec3
+	for i := 0; i < 8; i++ {
+		verts = append(verts, boxVertex(half, i))
+	}
+	box, hull := must(NewBox(half)), must(NewConvexHull(verts))
+	checked := 0
+	for trial := 0; checked < 100 && trial < 5000; trial++ {
+		pitch := (40 + 40*r.Float64()) * math.Pi / 180
+		yaw := (20*r.Float64() - 10) * math.Pi / 180
+		roll := (10*r.Float64() - 5) * math.Pi / 180
+		rot := mgl64.QuatRotate(yaw, mgl64.Vec3{0, 0, 1}).Mul(mgl64.QuatRotate(pitch, mgl64.Vec3{0, 1, 0})).Mul(mgl64.QuatRotate(roll, mgl64.Vec3{1, 0, 0}))
+		pose := Pose{Rotation: rot}
+		low := mgl64.Vec3{0, 0, math.Inf(1)}
+		for _, v := range verts {
+			if w := pose.Apply(v); w[2] < low[2] {
+				low = w
+			}
+		}
+		target := mgl64.Vec3{half[0] + 0.03*r.Float64(), 0.1*r.Float64() - 0.05, half[2] + 0.01 + 0.03*r.Float64()}
+		pose.Position = target.Sub(low)
+		fa, fb := IdentityPose().frame(), pose.frame()
+		ga, gb := boxGJK(half, &fa), boxGJK(half, &fb)
+		d := gjkDistance(&ga, &gb, pose.Position)
+		if d.intersects || d.distance > 0.8*margin {
+			continue
+		}
+		dir, _ := unit(d.pb.Sub(d.pa))
+		if boxFaceCos(IdentityPose(), dir) >= faceContactCos || boxFaceCos(pose, dir) >= faceContactCos {
+			continue // near a face normal: speculativeFace's case
+		}
+		// B's vertex within the margin of A farthest from the closest point, and the turn about
+		// the closest point that carries it straight onto A.
+		var far, toward mgl64.Vec3
+		dist, reach := 0.0, 0.0
+		for _, v := range verts {
+			w := pose.Apply(v)
+			dv, g := box.SignedDistance(w)
+			if dv > 0 && dv <= margin && w.Sub(d.pb).Len() > reach {
+				far, toward, dist, reach = w, g.Mul(-1), dv, w.Sub(d.pb).Len()
+			}
+		}
+		arm := far.Sub(d.pb)
+		axis, ok := unit(arm.Cross(toward))
+		if !ok || reach < 0.2 || d.distance < 0.2*dist {
+			continue
+		}
+		rate := axis.Cross(arm).Dot(toward)
+		if rate < 0 {
+			axis, rate = axis.Mul(-1), -rate
+		}
+		angle := dist / rate
+		checked++
+		for _, shapes := range [][2]Shape{{box, box}, {hull, hull}} {
+			m := collideT(t, shapes[0], IdentityPose(), shapes[1], pose, margin)
+			closing := math.Inf(1)
+			for _, c := range m.Contacts() {
+				move := axis.Cross(c.PointOnB().Sub(d.pb)).Mul(angle)
+				closing = min(closing, c.Gap+c.Normal.Dot(move))
+			}
+			if closing > 0.1*dist {
+				t.Fatalf("trial %d, %T: turning the board %.3g rad onto the one below (its vertex %.4g away) leaves every contact open by at least %.4g (%d points)", trial, shapes[0], angle, dist, closing, m.Count)
+			}
+		}
+	}
+	if checked < 50 {
+		t.Fatalf("only %d tilted poses checked", checked)
+	}
+}
+
+// boxFaceCos is the largest |cos| between dir and a face normal of a box at pose.
+func boxFaceCos(pose Pose, dir mgl64.Vec3) float64 {
+	best := 0.0
+	for _, a := range []mgl64.Vec3{{1, 0, 0}, {0, 1, 0}, {0, 0, 1}} {
+		best = max(best, math.Abs(pose.Rotation.Rotate(a).Dot(dir)))
+	}
+	return best
+}

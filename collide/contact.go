@@ -72,11 +72,14 @@ func (r Reference) swap() Reference {
 	return r
 }
 
-// Manifold is the contact set of one pair (A, B): up to MaxManifoldPoints points sharing one
-// contact normal (a triangle mesh may give per-point normals; see Contact.Normal). It is a
+// Manifold is the contact set of one pair (A, B): up to MaxManifoldPoints points, most often
+// sharing one contact normal (a triangle mesh and a tilted separated pair give per-point normals;
+// see Normal and Contact.Normal). It is a
 // fixed-size value so the narrow phase never allocates.
 type Manifold struct {
-	// Normal is the unit normal from A to B; every point's Normal equals it for convex pairs.
+	// Normal is the unit normal from A to B. For convex pairs every point's Normal equals it,
+	// except in the manifold of a separated pair whose closest points lie along no face's normal,
+	// whose points each keep the direction of their own closest points (tiltedContacts).
 	Normal mgl64.Vec3
 	// Points holds Count valid contacts.
 	Points [MaxManifoldPoints]Contact

@@ -364,9 +364,10 @@ func boxEdgeContact(a *Box, fa *frame, b *Box, fb *frame, i, j int, l mgl64.Vec3
 
 // boxBoxClosest adds the contacts of two separated boxes: the one between their exact closest
 // points and, when the direction between them is within faceContactCos of a face normal of
-// either box, the incident face clipped against that face (speculativeFace). It adds nothing
-// beyond the margin, and nothing when the boxes touch: the distance query finds them overlapping
-// or at zero distance, and it reports touching.
+// either box, the incident face clipped against that face (speculativeFace), and otherwise the
+// contacts of the vertices near the other box (tiltedContacts). It adds nothing beyond the
+// margin, and nothing when the boxes touch: the distance query finds them overlapping or at zero
+// distance, and it reports touching.
 func boxBoxClosest(a *Box, fa *frame, b *Box, fb *frame, margin float64, out *Manifold) (touching bool) {
 	ga, gb := boxGJK(a.HalfExtents, fa), boxGJK(b.HalfExtents, fb)
 	r := gjkDistance(&ga, &gb, fb.pos.Sub(fa.pos))
@@ -393,22 +394,28 @@ func boxBoxClosest(a *Box, fa *frame, b *Box, fb *frame, margin float64, out *Ma
 			refIsA, axis, best = false, k, c
 		}
 	}
-	if axis >= 0 {
-		var cs candidates
-		var ref Reference
-		if refIsA {
-			ref = boxFaceContact(a, fa, b, fb, axis, n.Dot(fa.axis[axis]) < 0, true, margin, &cs)
-		} else {
-			ref = boxFaceContact(b, fb, a, fa, axis, n.Dot(fb.axis[axis]) > 0, false, margin, &cs)
-		}
-		if cs.n > 0 && speculativeFace(&cs, r.pa, r.pb, id, min(minElem(a.HalfExtents), minElem(b.HalfExtents)), margin, out) {
-			out.Reference = ref
-			return false
-		}
+	closest := Contact{Point: lerp(r.pa, r.pb, 0.5), Normal: n, Gap: r.distance, Feature: id}
+	if axis < 0 {
+		var ta, tb boxTopology
+		pa := placedPoly{p: boxPolytope(a.HalfExtents, &ta), f: *fa, box: a}
+		pb := placedPoly{p: boxPolytope(b.HalfExtents, &tb), f: *fb, box: b}
+		tiltedContacts(&pa, &pb, closest, margin, out)
+		return false
+	}
+	var cs candidates
+	var ref Reference
+	if refIsA {
+		ref = boxFaceContact(a, fa, b, fb, axis, n.Dot(fa.axis[axis]) < 0, true, margin, &cs)
+	} else {
+		ref = boxFaceContact(b, fb, a, fa, axis, n.Dot(fb.axis[axis]) > 0, false, margin, &cs)
+	}
+	if cs.n > 0 && speculativeFace(&cs, r.pa, r.pb, id, min(minElem(a.HalfExtents), minElem(b.HalfExtents)), margin, out) {
+		out.Reference = ref
+		return false
 	}
 	out.Normal = n
 	out.Reference = Reference{}
-	out.add(Contact{Point: lerp(r.pa, r.pb, 0.5), Normal: n, Gap: r.distance, Feature: id})
+	out.add(closest)
 	return false
 }
 
@@ -449,6 +456,67 @@ func speculativeFace(cs *candidates, pa, pb mgl64.Vec3, id FeatureID, scale, mar
 	out.Normal = n
 	cs.emit(n, out)
 	return true
+}
+
+// tiltedContacts writes the manifold of a separated pair A, B whose closest points lie along a
+// direction too far from every face normal for speculativeFace (edge over edge, vertex over
+// edge): the closest points' contact and, for every vertex of either shape within the margin of
+// the other, the contact between that vertex and its closest point on the other shape, along their
+// direction (vertexContacts), reduced as a face contact's along the closest points' direction.
+// Each contact's gap is an exact distance between a point of one shape and the other shape, so its
+// constraint holds no ghost. The closest points alone do not hold a turning body: a card falling
+// edge first, its bottom edge 5 cm from another card's end edge and nearly parallel to it, turned
+// about the one closest corner and sank 7 mm into the card at its edge's other end.
+func tiltedContacts(A, B *placedPoly, closest Contact, margin float64, out *Manifold) {
+	var cs candidates
+	cs.add(closest)
+	vertexContacts(B, A, false, margin, &cs)
+	vertexContacts(A, B, true, margin, &cs)
+	out.Normal = closest.Normal
+	out.Reference = Reference{}
+	cs.emit(closest.Normal, out)
+}
+
+// vertexContacts adds to cs, for every vertex of from outside to and within the margin of it, the
+// contact between that vertex and its closest point on to: gap their distance, normal their
+// direction, oriented from A to B (from is A when fromIsA). A vertex whose feature pair cs holds
+// already (the closest points') is skipped. Face planes bound a vertex's distance from below, so
+// most vertices are dismissed without a distance query.
+func vertexContacts(from, to *placedPoly, fromIsA bool, margin float64, cs *candidates) {
+	for i, v := range from.p.verts {
+		w := from.f.apply(v)
+		l := to.f.applyInv(w)
+		bound := math.Inf(-1)
+		for _, f := range to.p.faces {
+			bound = max(bound, f.normal.Dot(l)-f.offset)
+		}
+		if !(bound > 0) || bound > margin {
+			continue
+		}
+		var d float64
+		var g mgl64.Vec3
+		if to.box != nil {
+			d, g = to.box.SignedDistance(l)
+		} else {
+			d, g = to.hull.SignedDistance(l)
+		}
+		if !(d > 0) || d > margin {
+			continue
+		}
+		q := madd(l, g, -d)
+		id := MakeFeatureID(to.featureAt(q, l), VertexFeature(i))
+		n := to.f.rotate(g)
+		if fromIsA {
+			id, n = id.Swap(), n.Mul(-1)
+		}
+		known := false
+		for k := 0; k < cs.n; k++ {
+			known = known || cs.c[k].Feature == id
+		}
+		if !known {
+			cs.add(Contact{Point: to.f.apply(madd(l, g, -0.5*d)), Normal: n, Gap: d, Feature: id})
+		}
+	}
 }
 
 // minElem returns the smallest entry of v.

@@ -310,9 +310,8 @@ func polyEdgeContact(A, B *placedPoly, ea, eb int, n mgl64.Vec3, margin float64,
 	out.add(c)
 }
 
-// polyClosest adds the contacts of two separated polyhedra: the one between their exact closest
-// points and, when the direction between them is within faceContactCos of a face normal of
-// either, the incident face clipped against that face (see boxBoxClosest, also for touching).
+// polyClosest adds the contacts of two separated polyhedra as boxBoxClosest does (also for
+// touching).
 func polyClosest(A, B *placedPoly, margin float64, out *Manifold) (touching bool) {
 	ga, gb := A.gjk(), B.gjk()
 	r := gjkDistance(&ga, &gb, B.f.pos.Sub(A.f.pos))
@@ -339,24 +338,27 @@ func polyClosest(A, B *placedPoly, margin float64, out *Manifold) (touching bool
 			refIsA, face, best = false, j, c
 		}
 	}
-	if face >= 0 {
-		var cs candidates
-		var ref Reference
-		if refIsA {
-			ba := relFrame(&A.f, &B.f)
-			ref = polyFaceContact(A, B, &ba, face, true, 0, margin, &cs)
-		} else {
-			ab := relFrame(&B.f, &A.f)
-			ref = polyFaceContact(B, A, &ab, face, false, 0, margin, &cs)
-		}
-		if cs.n > 0 && speculativeFace(&cs, r.pa, r.pb, id, min(A.p.minExtent, B.p.minExtent), margin, out) {
-			out.Reference = ref
-			return false
-		}
+	closest := Contact{Point: lerp(r.pa, r.pb, 0.5), Normal: n, Gap: r.distance, Feature: id}
+	if face < 0 {
+		tiltedContacts(A, B, closest, margin, out)
+		return false
+	}
+	var cs candidates
+	var ref Reference
+	if refIsA {
+		ba := relFrame(&A.f, &B.f)
+		ref = polyFaceContact(A, B, &ba, face, true, 0, margin, &cs)
+	} else {
+		ab := relFrame(&B.f, &A.f)
+		ref = polyFaceContact(B, A, &ab, face, false, 0, margin, &cs)
+	}
+	if cs.n > 0 && speculativeFace(&cs, r.pa, r.pb, id, min(A.p.minExtent, B.p.minExtent), margin, out) {
+		out.Reference = ref
+		return false
 	}
 	out.Normal = n
 	out.Reference = Reference{}
-	out.add(Contact{Point: lerp(r.pa, r.pb, 0.5), Normal: n, Gap: r.distance, Feature: id})
+	out.add(closest)
 	return false
 }
 
