@@ -617,6 +617,28 @@ const tried = `## What we tried
   each along its own normal): the impact's work doubled over six seeds, and seed 1 still sank a
   block 10 mm (the predicted motion is not the solved one: a block spinning at 34 rad/s before
   the solve turned at 8 after it). Not kept.
+- Staggered loop, no polishing (no joint candidate after an iterate that met ε inexactly): the
+  pile's work −23 % over six seeds, but the impact's +12 % and +25 % over ten seeds on two codes;
+  not kept.
+- Friction projection, the loose (early) projections stopped at 10× the dissipation-gap target:
+  on captured islands impact −11 %, pile −4 %; in the pipeline the pile −20 % (six seeds), the
+  impact +4 % over 20 seeds with one seed sinking a card 10.5 mm, the archimpact +10 %. 100×:
+  two of 350 replayed impact islands no longer converged. Not kept.
+- Joint sticking solve's CG stopped at 10⁻⁷ (or 10⁻⁵) of the scale instead of 10⁻¹¹: the
+  replayed pile −17 % (−20 %), the archimpact +5 % (+39 %, and friction doing positive work of
+  1.6 mJ on the pile). Not kept.
+- Energy certificate, a third round (ε 10⁻¹⁰): a falling card house's island that still gained
+  1.5 µJ after two rounds then ran to MaxIters, and its repaired answer dropped friction (−0.05
+  J). Not kept.
+- Friction projection's Newton steps on degenerate islands (a box and a hull on it, eleven
+  contacts, whose projections ran 1,000–2,000 sweeps after failed Newton steps): a 5 % band for
+  sliding contacts near their rim, pivot thresholds of 10⁻¹⁰–10⁻⁶ instead of 10⁻¹³, a projected
+  step clipped onto the discs before the one bounded at the first rim, and Newton on islands with
+  up to 64 loaded contacts (of 175): no consistent saving on the captured islands. Not kept.
+- Manifold, a separated polyhedral pair that turns more than 1 mrad in the step completed with the
+  contacts of every vertex within the margin of the other shape (or only those the turn could
+  reach): the deepest late penetration over 20 impact seeds fell from 4.4 to 2.6 mm, but the work
+  rose 49 %. Not kept.
 `
 
 // cpuModel returns the CPU's model name from /proc/cpuinfo, or "unknown CPU".
