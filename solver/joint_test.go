@@ -59,12 +59,9 @@ func TestRowsCoupled(t *testing.T) {
 func TestJointSkipsIslandsOfSoftPairs(t *testing.T) {
 	islands := readIslands(t, "testdata/jelly_islands.json")
 	s := mustSolver(t, GameOptions())
-	o := s.Options()
 	paired, tried := 0, 0
 	for _, ci := range islands {
-		var p Problem
-		var res Result
-		ci.build(&p)
+		p, res := solveIslandChecked(t, s, ci)
 		softPair := false
 		for k := 0; k < p.NumContacts(); k++ {
 			c := p.Contact(k)
@@ -72,24 +69,7 @@ func TestJointSkipsIslandsOfSoftPairs(t *testing.T) {
 			softB := c.BodyB >= 0 && p.BlockAt(c.BodyB).Size > 6
 			softPair = softPair || softA && softB
 		}
-		if err := s.Solve(&p, &res); err != nil {
-			t.Fatalf("step %d: %v", ci.Step, err)
-		}
 		st := res.Stats
-		if !st.Converged || !st.ContactExact {
-			t.Errorf("step %d: converged %v, contact-exact %v", ci.Step, st.Converged, st.ContactExact)
-		}
-		rep := CheckContact(&p, res.Alpha, res.Friction, res.Qdot)
-		if rep.ContactPrimal > 1e-9 || rep.Complementarity > 1e-9 || rep.VelocityMismatch > 1e-9 {
-			t.Errorf("step %d: %v", ci.Step, rep)
-		}
-		norm := 0.0
-		for k := 0; k < p.NumContacts(); k++ {
-			norm += math.Hypot(res.Friction[2*k], res.Friction[2*k+1])
-		}
-		if push, most := frictionPush(&p, &res), math.Max(o.Epsilon, o.FrictionTol)*st.Scale*norm; push > most {
-			t.Errorf("step %d: friction pushes along the slip with %.3g W, more than ε allows (%.3g W)", ci.Step, push, most)
-		}
 		switch {
 		case softPair:
 			paired++
@@ -114,31 +94,40 @@ func TestJointSkipsIslandsOfSoftPairs(t *testing.T) {
 func TestJointCGUsesTheFactorOnPileIslands(t *testing.T) {
 	islands := readIslands(t, "testdata/pile_islands.json")
 	s := mustSolver(t, GameOptions())
-	o := s.Options()
 	for _, ci := range islands {
-		var p Problem
-		var res Result
-		ci.build(&p)
-		if err := s.Solve(&p, &res); err != nil {
-			t.Fatalf("step %d: %v", ci.Step, err)
-		}
+		_, res := solveIslandChecked(t, s, ci)
 		st := res.Stats
-		if !st.Converged || !st.ContactExact {
-			t.Errorf("step %d: converged %v, contact-exact %v", ci.Step, st.Converged, st.ContactExact)
-		}
-		rep := CheckContact(&p, res.Alpha, res.Friction, res.Qdot)
-		if rep.ContactPrimal > 1e-9*st.Scale || rep.Complementarity > 1e-9*st.Scale || rep.VelocityMismatch > 1e-9 {
-			t.Errorf("step %d: %v", ci.Step, rep)
-		}
-		norm := 0.0
-		for k := 0; k < p.NumContacts(); k++ {
-			norm += math.Hypot(res.Friction[2*k], res.Friction[2*k+1])
-		}
-		if push, most := frictionPush(&p, &res), math.Max(o.Epsilon, o.FrictionTol)*st.Scale*norm; push > most {
-			t.Errorf("step %d: friction pushes along the slip with %.3g W, more than ε allows (%.3g W)", ci.Step, push, most)
-		}
 		if st.JointCG == 0 || st.JointCG > 400 {
 			t.Errorf("step %d (%d contacts): %d joint CG iterations, want 1–400", ci.Step, st.Contacts, st.JointCG)
 		}
 	}
+}
+
+// solveIslandChecked solves the captured island ci with s and asserts what every answer of the
+// game's options must be: ε-converged, contact-exact by the independent checker (CheckContact,
+// to 1e-9 of the problem's velocity scale), and with friction pushing along the slip no more
+// than ε allows.
+func solveIslandChecked(t *testing.T, s *Solver, ci capturedIsland) (*Problem, *Result) {
+	t.Helper()
+	p, res := &Problem{}, &Result{}
+	ci.build(p)
+	if err := s.Solve(p, res); err != nil {
+		t.Fatalf("step %d: %v", ci.Step, err)
+	}
+	st, o := res.Stats, s.Options()
+	if !st.Converged || !st.ContactExact {
+		t.Errorf("step %d: converged %v, contact-exact %v", ci.Step, st.Converged, st.ContactExact)
+	}
+	rep := CheckContact(p, res.Alpha, res.Friction, res.Qdot)
+	if rep.ContactPrimal > 1e-9*st.Scale || rep.Complementarity > 1e-9*st.Scale || rep.VelocityMismatch > 1e-9 {
+		t.Errorf("step %d: %v", ci.Step, rep)
+	}
+	norm := 0.0
+	for k := 0; k < p.NumContacts(); k++ {
+		norm += math.Hypot(res.Friction[2*k], res.Friction[2*k+1])
+	}
+	if push, most := frictionPush(p, res), math.Max(o.Epsilon, o.FrictionTol)*st.Scale*norm; push > most {
+		t.Errorf("step %d: friction pushes along the slip with %.3g W, more than ε allows (%.3g W)", ci.Step, push, most)
+	}
+	return p, res
 }
