@@ -74,8 +74,7 @@ func (r Reference) swap() Reference {
 
 // Manifold is the contact set of one pair (A, B): up to MaxManifoldPoints points, most often
 // sharing one contact normal (a triangle mesh and a tilted separated pair give per-point normals;
-// see Normal and Contact.Normal). It is a
-// fixed-size value so the narrow phase never allocates.
+// see Normal and Contact.Normal). It is a fixed-size value so the narrow phase never allocates.
 type Manifold struct {
 	// Normal is the unit normal from A to B. For convex pairs every point's Normal equals it,
 	// except in the manifold of a separated pair whose closest points lie along no face's normal,
