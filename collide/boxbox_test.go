@@ -309,12 +309,7 @@ var cardPairs = []struct {
 // times the cosine and the distance.
 func TestNearlyParallelCardsMakeFaceContacts(t *testing.T) {
 	half := mgl64.Vec3{0.005, 0.3, 0.45}
-	card := must(NewBox(half))
-	var corners []mgl64.Vec3
-	for i := 0; i < 8; i++ {
-		corners = append(corners, boxVertex(half, i))
-	}
-	hull := must(NewConvexHull(corners))
+	card, hull := must(NewBox(half)), cubeHull(half)
 	for _, pc := range cardPairs {
 		for _, shapes := range [][2]Shape{{card, card}, {hull, hull}, {card, hull}} {
 			m := collideT(t, shapes[0], pc.pa, shapes[1], pc.pb, 0.03)
@@ -343,23 +338,13 @@ func TestNearlyParallelCardsMakeFaceContacts(t *testing.T) {
 func TestTouchingBoardsMakeAContact(t *testing.T) {
 	r := newRand(23)
 	lowerHalf := mgl64.Vec3{0.45, 0.3, 0.005}
-	lower := must(NewBox(lowerHalf))
-	var lowerCorners []mgl64.Vec3
-	for i := 0; i < 8; i++ {
-		lowerCorners = append(lowerCorners, boxVertex(lowerHalf, i))
-	}
-	lowerHull := must(NewConvexHull(lowerCorners))
+	lower, lowerHull := must(NewBox(lowerHalf)), cubeHull(lowerHalf)
 	for trial := 0; trial < 400; trial++ {
 		upperHalf, pose, _, ok := boardOnBoard(r, lowerHalf)
 		if !ok {
 			continue
 		}
-		upper := must(NewBox(upperHalf))
-		var upperCorners []mgl64.Vec3
-		for i := 0; i < 8; i++ {
-			upperCorners = append(upperCorners, boxVertex(upperHalf, i))
-		}
-		upperHull := must(NewConvexHull(upperCorners))
+		upper, upperHull := must(NewBox(upperHalf)), cubeHull(upperHalf)
 		for _, shapes := range [][2]Shape{{upper, lower}, {upperHull, lowerHull}} {
 			m := collideT(t, shapes[0], pose, shapes[1], IdentityPose(), 0.02)
 			if m.Count == 0 || math.Abs(m.MinGap()) > 1e-6 {
@@ -382,11 +367,7 @@ func TestTiltedBoardsHoldTheTurn(t *testing.T) {
 	r := newRand(31)
 	half := mgl64.Vec3{0.45, 0.3, 0.005}
 	const margin = 0.1
-	var verts []mgl64.Vec3
-	for i := 0; i < 8; i++ {
-		verts = append(verts, boxVertex(half, i))
-	}
-	box, hull := must(NewBox(half)), must(NewConvexHull(verts))
+	box, hull := must(NewBox(half)), cubeHull(half)
 	checked := 0
 	for trial := 0; checked < 100 && trial < 5000; trial++ {
 		pitch := (40 + 40*r.Float64()) * math.Pi / 180
@@ -395,8 +376,8 @@ func TestTiltedBoardsHoldTheTurn(t *testing.T) {
 		rot := mgl64.QuatRotate(yaw, mgl64.Vec3{0, 0, 1}).Mul(mgl64.QuatRotate(pitch, mgl64.Vec3{0, 1, 0})).Mul(mgl64.QuatRotate(roll, mgl64.Vec3{1, 0, 0}))
 		pose := Pose{Rotation: rot}
 		low := mgl64.Vec3{0, 0, math.Inf(1)}
-		for _, v := range verts {
-			if w := pose.Apply(v); w[2] < low[2] {
+		for i := 0; i < 8; i++ {
+			if w := pose.Apply(boxVertex(half, i)); w[2] < low[2] {
 				low = w
 			}
 		}
@@ -416,8 +397,8 @@ func TestTiltedBoardsHoldTheTurn(t *testing.T) {
 		// the closest point that carries it straight onto A.
 		var far, toward mgl64.Vec3
 		dist, reach := 0.0, 0.0
-		for _, v := range verts {
-			w := pose.Apply(v)
+		for i := 0; i < 8; i++ {
+			w := pose.Apply(boxVertex(half, i))
 			dv, g := box.SignedDistance(w)
 			if dv > 0 && dv <= margin && w.Sub(d.pb).Len() > reach {
 				far, toward, dist, reach = w, g.Mul(-1), dv, w.Sub(d.pb).Len()
