@@ -177,17 +177,21 @@ func (f *delassusIC) restart(o *operator, cp *delassusCoupling, act []int, lo, h
 	if !f.factor(o, cp, deadline) {
 		return 0, false
 	}
+	return f.startCG(r, z, p, hi-lo, lo), true
+}
+
+// startCG restarts a CG on the current factor, whose vectors are laid out as solve's (stride,
+// base): z = (L Lᵀ)⁻¹r and p = z on the members' unknowns. It returns rᵀz over them, and marks
+// the factor wanted, so that the solve's later CGs start with it.
+func (f *delassusIC) startCG(r, z, p []float64, stride, base int) float64 {
 	f.wanted = true
-	n := hi - lo
-	f.solve(r, z, n, lo)
+	f.solve(r, z, stride, base)
 	rz := 0.0
-	for _, k := range act {
-		for i := n * k; i < n*k+n; i++ {
-			p[i] = z[i]
-			rz += r[i] * z[i]
-		}
+	for _, i := range f.at[:f.nu] {
+		p[i] = z[i]
+		rz += r[i] * z[i]
 	}
-	return rz, true
+	return rz
 }
 
 // reset starts listing a set, keeping capacity. The two member lists trade places in factor, so

@@ -405,8 +405,8 @@ func (js *jointSolve) solveRows() bool {
 }
 
 // restartIC factors the free rows of the candidate (the normal row of a contact under
-// jointNormal, all three under jointSticking) and restarts the CG of solveRows on that factor:
-// z = (L Lᵀ)⁻¹r, p = z. It returns rᵀz and whether the factor is usable.
+// jointNormal, all three under jointSticking) and restarts the CG of solveRows on that factor
+// (delassusIC.startCG). It returns rᵀz and whether the factor is usable.
 func (js *jointSolve) restartIC() (float64, bool) {
 	op, mask := js.op, js.mask
 	js.ic.reset()
@@ -421,23 +421,7 @@ func (js *jointSolve) restartIC() (float64, bool) {
 	if !js.ic.factor(op, &op.blocks, time.Time{}) {
 		return 0, false
 	}
-	js.ic.wanted = true
-	r, z, p := js.r, js.z, js.p
-	for k := 0; k < op.m; k++ {
-		if mask[k] != jointReleased {
-			z[3*k], z[3*k+1], z[3*k+2] = 0, 0, 0
-		}
-	}
-	js.ic.solve(r, z, 3, 0)
-	rz := 0.0
-	for k := 0; k < op.m; k++ {
-		if mask[k] == jointReleased {
-			continue
-		}
-		for i := 3 * k; i < 3*k+3; i++ {
-			p[i] = z[i]
-			rz += r[i] * z[i]
-		}
-	}
-	return rz, true
+	// A normal-only contact's tangent entries of z and p are zero from block scaling
+	// (jointPrecond), and stay so: the factor has no unknowns there.
+	return js.ic.startCG(js.r, js.z, js.p, 3, 0), true
 }
