@@ -57,15 +57,22 @@ type frictionProjection struct {
 	r, z, p, q   []float64 // 2m: CG vectors, a 2-vector per contact
 	u            []float64 // ndof
 	fSave, tSave []float64 // 2m: friction and tangential velocities before a subspace step
+	fStep        []float64 // 2m: the subspace CG's point before clip
 	vSave        []float64 // ndof: the velocity before a subspace step
 	active       []int
-	ic           delassusIC // preconditioner of the subspace CG (always the wide shift)
-	newton       frictionNewton
+	// rimDir and rimCurv describe the subspace CG's sliding contacts (slidingOnRim): the unit
+	// tangent of the rim along which contact k moves (2m) and the rim's curvature term; rimCurv
+	// is negative for a contact the CG moves in both directions.
+	rimDir, rimCurv []float64
+	ic              delassusIC // preconditioner of the subspace CG (always the wide shift)
+	newton          frictionNewton
 	// eigen caches each contact's discEigen for the solve; eigenSet marks those computed.
 	eigen    []discEigen
 	eigenSet []bool
 	// cutSteps: the subspace CG stops each step at the first set boundary (subspaceStep).
 	cutSteps bool
+	// turned: the last subspace CG moved sliding contacts along their rims.
+	turned bool
 }
 
 // resize sizes the scratch for op and forgets the factor: a new solve.
@@ -77,9 +84,12 @@ func (fp *frictionProjection) resize(op *operator) {
 	fp.q = growF(fp.q, 2*m)
 	fp.u = growF(fp.u, n)
 	fp.fSave = growF(fp.fSave, 2*m)
+	fp.fStep = growF(fp.fStep, 2*m)
 	fp.tSave = growF(fp.tSave, 2*m)
 	fp.vSave = growF(fp.vSave, n)
 	fp.active = growI(fp.active, m)
+	fp.rimDir = growF(fp.rimDir, 2*m)
+	fp.rimCurv = growF(fp.rimCurv, m)
 	fp.ic.invalidate()
 	fp.newton.resize(op)
 	if cap(fp.eigen) < m {
@@ -139,9 +149,9 @@ func (fp *frictionProjection) project(op *operator, alpha, f, v []float64, tg fr
 	// FrictionMaxSweeps. Small islands, which the Newton phase finishes, and islands with a reduced
 	// deformable cut them never: there cut steps cost more than they saved (the jelly scene's
 	// work rose 16 %, a struck tower's 25 %), and a resting StVK block gained a slow twist (0.048 J
-	// in 60 s against 0.007 J). Where every contact slides, each cut leaves a contact on its rim
-	// for the sweeps to bring back, and the projection runs to FrictionMaxSweeps: an expansion
-	// step (MPRGP's) would free it.
+	// in 60 s against 0.007 J). Where contacts slide, the CG turns them along their rims
+	// (subspace), so that the cuts at sticking contacts' boundaries do not leave the rims to the
+	// sweeps.
 	mayCut := !dense && op.allRigid
 	fp.cutSteps = mayCut && tg.gap > 0
 	for round := 0; fp.work.Sweeps < tg.maxSweeps && fp.passes() < tg.maxPasses; round++ {
@@ -300,8 +310,10 @@ func (fp *frictionProjection) settleContact(op *operator, alpha, f, v []float64,
 // objective ½‖q̇‖²_M. On nearly redundant sticking contacts the subspace system is nearly
 // singular, CG may head far along its near-null direction, and clipping the result back into the
 // sets can then land above where the sweeps were; such a step is undone, and it reports false.
-// With fp.cutSteps each CG step stops at the first set boundary it reaches (the feasible step of
-// Dostál's MPRGP), so the objective falls step by step and clip only removes rounding.
+// With fp.cutSteps each CG step stops at the first set boundary a sticking contact reaches (the
+// feasible step of Dostál's MPRGP), so the objective falls step by step and clip only removes
+// rounding, unless the CG turned sliding contacts: their clipped point lies above the model's
+// where the rim's curvature outgrows it, and such a step is first shortened (shortenAlongArc).
 func (fp *frictionProjection) subspaceStep(f []float64, tol float64) bool {
 	op := fp.op
 	copy(fp.fSave, f)
@@ -312,20 +324,53 @@ func (fp *frictionProjection) subspaceStep(f []float64, tol float64) bool {
 	if !fp.subspace(f, tol) {
 		return true
 	}
+	copy(fp.fStep, f)
 	fp.clip(f)
-	// The objective is quadratic in f with gradient the tangential velocities, so its change is
-	// ½ Δfᵀ(s_old + s_new) exactly.
-	change := 0.0
-	for k := 0; k < op.m; k++ {
-		n1, n2 := op.slip(k, fp.v)
-		change += (f[2*k]-fp.fSave[2*k])*(fp.tSave[2*k]+n1) + (f[2*k+1]-fp.fSave[2*k+1])*(fp.tSave[2*k+1]+n2)
-	}
-	if change <= 0 {
+	if fp.objectiveChange(f) <= 0 || fp.turned && fp.shortenAlongArc(f) {
 		return true
 	}
 	copy(f, fp.fSave)
 	copy(fp.v, fp.vSave)
 	return false
+}
+
+// subspaceHalvings bounds the halvings of shortenAlongArc.
+const subspaceHalvings = 8
+
+// shortenAlongArc searches the projected arc clip(f₀ + t(f₁ − f₀)) from the subspace step's start
+// f₀ (fSave) to the CG's point f₁ (fStep), halving t from ½ until the objective falls, at most
+// subspaceHalvings times. It leaves f and v at the first point that lowers the objective and
+// reports whether it found one. Along the arc the objective falls for small t wherever the CG's
+// direction descends.
+func (fp *frictionProjection) shortenAlongArc(f []float64) bool {
+	op := fp.op
+	for h, t := 0, 0.5; h < subspaceHalvings; h, t = h+1, t/2 {
+		copy(fp.v, fp.vSave)
+		for k := 0; k < op.m; k++ {
+			d1 := t * (fp.fStep[2*k] - fp.fSave[2*k])
+			d2 := t * (fp.fStep[2*k+1] - fp.fSave[2*k+1])
+			f[2*k], f[2*k+1] = fp.fSave[2*k]+d1, fp.fSave[2*k+1]+d2
+			op.addWT(k, d1, d2, fp.v)
+		}
+		fp.clip(f)
+		if fp.objectiveChange(f) <= 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// objectiveChange returns the change of the projection's objective from fSave to f. The objective
+// is quadratic in f with gradient the tangential velocities, so its change is
+// ½ Δfᵀ(s_old + s_new) exactly.
+func (fp *frictionProjection) objectiveChange(f []float64) float64 {
+	op := fp.op
+	change := 0.0
+	for k := 0; k < op.m; k++ {
+		n1, n2 := op.slip(k, fp.v)
+		change += (f[2*k]-fp.fSave[2*k])*(fp.tSave[2*k]+n1) + (f[2*k+1]-fp.fSave[2*k+1])*(fp.tSave[2*k+1]+n2)
+	}
+	return change
 }
 
 // sweep is one block Gauss–Seidel sweep with the exact per-contact sub-problem. It returns the
@@ -370,19 +415,39 @@ func (fp *frictionProjection) update(k int, f []float64, tol float64) float64 {
 	return dv
 }
 
-// subspace runs preconditioned CG on the sticking contacts (strictly inside their sets),
+// subspace runs preconditioned CG on the sticking contacts (strictly inside their sets) and, on a
+// large island with disc friction, on the sliding contacts along their rims (slidingOnRim),
 // minimising the kinetic energy over their tangential impulses with the other contacts held, until
-// its tolerance, its iteration bound or, with fp.cutSteps, a step that reaches a set's boundary
-// (feasibleStep), where it stops with that contact on its rim; the sweeps that follow decide
-// whether it leaves it. It reports whether any contact was free. The preconditioner is the
-// contacts' 2×2 blocks until the incomplete Cholesky factor of their tangent rows is due
-// (delassusIC.due).
+// its tolerance, its iteration bound or, with fp.cutSteps, a step that carries a sticking contact
+// to its set's boundary (feasibleStep), where it stops with that contact on its rim; the sweeps
+// that follow decide whether it leaves it. It reports whether any contact was free. The
+// preconditioner is the contacts' 2×2 blocks until the incomplete Cholesky factor of their tangent
+// rows is due (delassusIC.due), each restricted to a sliding contact's rim tangent.
+//
+// A sliding contact k keeps ‖f_k‖ and turns along its rim. The objective along the rim's arc
+// length has second derivative e_kᵀG_k e_k − s_kᵀf_k/‖f_k‖² (e_k the rim's unit tangent, G_k the
+// contact's tangential Delassus block, s_k its slip): the reduced Hessian of the dense Newton step
+// (friction_newton.go) in arc length. The CG minimises that quadratic model, moving sliding
+// contacts along the lines tangent to their rims; clip puts them back on the rims and
+// subspaceStep keeps the step only where the objective fell. Without them, where half of an
+// island's loaded contacts slide (a struck card house), the CG moved the sticking contacts alone
+// and the sweeps turned the rims one contact at a time, to FrictionMaxSweeps. Islands of at most
+// newtonLimit contacts leave their rims to the Newton phase.
 func (fp *frictionProjection) subspace(f []float64, tol float64) bool {
 	op := fp.op
+	rims := fp.set.model == Disc && op.m > newtonLimit
+	fp.turned = false
 	act := fp.active[:0]
 	for k := 0; k < op.m; k++ {
 		rad := op.mu[k] * fp.alpha[k]
-		if rad > 0 && fp.set.gauge(f[2*k], f[2*k+1]) < rad*(1-freeMargin) {
+		if !(rad > 0) {
+			continue
+		}
+		if fp.set.gauge(f[2*k], f[2*k+1]) < rad*(1-freeMargin) {
+			fp.rimCurv[k] = -1
+			act = append(act, k)
+		} else if rims && fp.slidingOnRim(k, f) {
+			fp.turned = true
 			act = append(act, k)
 		}
 	}
@@ -393,12 +458,13 @@ func (fp *frictionProjection) subspace(f []float64, tol float64) bool {
 	rz, rmax := 0.0, 0.0
 	for _, k := range act {
 		s1, s2 := op.slip(k, fp.v)
-		r[2*k], r[2*k+1] = -s1, -s2
-		z1, z2 := tangentPrecond(op, k, -s1, -s2)
+		r1, r2 := fp.onRim(k, -s1, -s2)
+		r[2*k], r[2*k+1] = r1, r2
+		z1, z2 := fp.precond(k, r1, r2)
 		z[2*k], z[2*k+1] = z1, z2
 		p[2*k], p[2*k+1] = z1, z2
-		rz += -s1*z1 - s2*z2
-		rmax = max(rmax, max(math.Abs(s1), math.Abs(s2)))
+		rz += r1*z1 + r2*z2
+		rmax = max(rmax, max(math.Abs(r1), math.Abs(r2)))
 	}
 	cg := subspaceRun{act: act, rz: rz, rmax: rmax, rmax0: rmax, best: rmax}
 	for it := 0; it < cgIterations(len(act)) && cg.rmax > cgTarget*tol && fp.passes() < fp.maxPasses; it++ {
@@ -407,6 +473,59 @@ func (fp *frictionProjection) subspace(f []float64, tol float64) bool {
 		}
 	}
 	return true
+}
+
+// slidingOnRim reports whether contact k, on its rim, slides (its slip points out of the disc:
+// s_kᵀf_k < 0) with a rim curvature term no larger than its own stiffness along the rim,
+// e_kᵀG_k e_k, and if so records its rim tangent and curvature term for the subspace CG. A fast
+// slip under a light load curves the rim so sharply that the contact barely turns in the model,
+// and the factor, which does not hold the curvature, then preconditions the CG badly: such a
+// contact is held, as a sticking one on its rim is.
+func (fp *frictionProjection) slidingOnRim(k int, f []float64) bool {
+	f1, f2 := f[2*k], f[2*k+1]
+	s1, s2 := fp.op.slip(k, fp.v)
+	n2 := f1*f1 + f2*f2
+	sf := s1*f1 + s2*f2
+	if !(sf < 0) || !(n2 > 0) {
+		return false
+	}
+	n := math.Sqrt(n2)
+	e1, e2 := -f2/n, f1/n
+	g := fp.op.g[6*k : 6*k+6]
+	curv := -sf / n2
+	if curv > e1*(g[3]*e1+g[4]*e2)+e2*(g[4]*e1+g[5]*e2) {
+		return false
+	}
+	fp.rimDir[2*k], fp.rimDir[2*k+1] = e1, e2
+	fp.rimCurv[k] = curv
+	return true
+}
+
+// onRim restricts the 2-vector (x1, x2) of contact k to its rim tangent if it slides.
+func (fp *frictionProjection) onRim(k int, x1, x2 float64) (float64, float64) {
+	if fp.rimCurv[k] < 0 {
+		return x1, x2
+	}
+	e1, e2 := fp.rimDir[2*k], fp.rimDir[2*k+1]
+	t := e1*x1 + e2*x2
+	return t * e1, t * e2
+}
+
+// precond applies the subspace CG's block preconditioner to contact k's residual: the inverse
+// 2×2 tangential Delassus block, or for a sliding contact the inverse of its Hessian along the
+// rim.
+func (fp *frictionProjection) precond(k int, r1, r2 float64) (float64, float64) {
+	if fp.rimCurv[k] < 0 {
+		return tangentPrecond(fp.op, k, r1, r2)
+	}
+	g := fp.op.g[6*k : 6*k+6]
+	e1, e2 := fp.rimDir[2*k], fp.rimDir[2*k+1]
+	h := e1*(g[3]*e1+g[4]*e2) + e2*(g[4]*e1+g[5]*e2) + fp.rimCurv[k]
+	if !(h > 0) {
+		return 0, 0
+	}
+	t := (e1*r1 + e2*r2) / h
+	return t * e1, t * e2
 }
 
 // cgIteration takes one CG step of the subspace solve and reports whether to go on.
@@ -424,6 +543,9 @@ func (fp *frictionProjection) cgIteration(cg *subspaceRun, it int, f []float64, 
 		}
 		if rzIC, ok := ic.restart(op, &op.blocks, cg.act, 1, 3, r, z, p, fp.deadline); ok {
 			cg.rz, cg.useIC = rzIC, true
+			if fp.turned {
+				cg.rz = fp.restrictToRims(cg.act, r, z, p)
+			}
 		}
 	}
 	clear(u)
@@ -433,6 +555,11 @@ func (fp *frictionProjection) cgIteration(cg *subspaceRun, it int, f []float64, 
 	pq := 0.0
 	for _, k := range cg.act {
 		q1, q2 := op.tangentDot(k, u)
+		if c := fp.rimCurv[k]; c >= 0 {
+			q1, q2 = fp.onRim(k, q1, q2)
+			q1 += c * p[2*k]
+			q2 += c * p[2*k+1]
+		}
 		q[2*k], q[2*k+1] = q1, q2
 		pq += p[2*k]*q1 + p[2*k+1]*q2
 	}
@@ -443,8 +570,9 @@ func (fp *frictionProjection) cgIteration(cg *subspaceRun, it int, f []float64, 
 	a := cg.rz / pq
 	if fp.cutSteps {
 		if reach := fp.feasibleStep(cg.act, f, p, a); reach < a {
-			// The step would carry a contact out of its set: stop at the first boundary. The
-			// objective is convex along p and falls up to a, so this point is below the last one.
+			// The step would carry a sticking contact out of its set: stop at the first boundary.
+			// The objective is convex along p and falls up to a, so this point is below the last
+			// one.
 			for _, k := range cg.act {
 				f[2*k] += reach * p[2*k]
 				f[2*k+1] += reach * p[2*k+1]
@@ -463,9 +591,12 @@ func (fp *frictionProjection) cgIteration(cg *subspaceRun, it int, f []float64, 
 	}
 	if cg.useIC {
 		ic.solve(r, z, 2, 1)
+		for _, k := range cg.act {
+			z[2*k], z[2*k+1] = fp.onRim(k, z[2*k], z[2*k+1])
+		}
 	} else {
 		for _, k := range cg.act {
-			z[2*k], z[2*k+1] = tangentPrecond(op, k, r[2*k], r[2*k+1])
+			z[2*k], z[2*k+1] = fp.precond(k, r[2*k], r[2*k+1])
 		}
 	}
 	rzNew := 0.0
@@ -482,11 +613,27 @@ func (fp *frictionProjection) cgIteration(cg *subspaceRun, it int, f []float64, 
 	return true
 }
 
+// restrictToRims restricts the CG's restarted direction z = p (the factor's solve) to the sliding
+// contacts' rim tangents, P(LLᵀ)⁻¹P being a preconditioner on their subspace, and returns rᵀz.
+func (fp *frictionProjection) restrictToRims(act []int, r, z, p []float64) float64 {
+	rz := 0.0
+	for _, k := range act {
+		z1, z2 := fp.onRim(k, z[2*k], z[2*k+1])
+		z[2*k], z[2*k+1] = z1, z2
+		p[2*k], p[2*k+1] = z1, z2
+		rz += r[2*k]*z1 + r[2*k+1]*z2
+	}
+	return rz
+}
+
 // feasibleStep returns the largest step t ≤ a along the CG direction p that keeps every contact of
-// act inside its friction set (each starts strictly inside).
+// act inside its friction set (each sticking one starts strictly inside).
 func (fp *frictionProjection) feasibleStep(act []int, f, p []float64, a float64) float64 {
 	op := fp.op
 	for _, k := range act {
+		if fp.rimCurv[k] >= 0 {
+			continue // sliding: clip keeps it on its rim
+		}
 		a = min(a, fp.set.stepToBoundary(f[2*k], f[2*k+1], p[2*k], p[2*k+1], op.mu[k]*fp.alpha[k]))
 	}
 	return a

@@ -58,3 +58,70 @@ func warmProjected(t *testing.T, file string) (*Solver, *Problem) {
 	}
 	return s, p
 }
+
+// A cold pile of spheres on a 5-sphere base (225 contacts): from the contact projection, the
+// friction projection to FrictionTol alone must end within 50 sweeps — the subspace CG turning the
+// sliding contacts along their rims — with an answer the independent checker finds feasible and
+// optimal to FrictionTol, and with contacts sliding on their rims (the control: the island
+// exercises the turn). Moving the sticking contacts alone, the projection ran to
+// FrictionMaxSweeps (2,000) short of that optimality.
+func TestFrictionSubspaceTurnsSlidingContacts(t *testing.T) {
+	var p Problem
+	genSpherePile(&p, 5, false, 1)
+	s := mustSolver(t, Options{Friction: Disc})
+	s.prepare(&p)
+	s.projectContact(s.f, false)
+	tol := s.opts.FrictionTol * s.op.scale
+	s.projectFriction(s.f, tol, 0, time.Time{})
+	if sw := s.st.FrictionSweeps; sw > 50 {
+		t.Errorf("%d friction sweeps, want ≤ 50", sw)
+	}
+	rep := CheckFriction(&p, CheckSpec{Friction: Disc}, s.alpha, s.f, nil)
+	if rep.FrictionFeasibility > 1e-12 || rep.FrictionOptimality > tol {
+		t.Errorf("the answer is not the projection to %.0e: %v", tol, rep)
+	}
+	sliding := 0
+	for k := 0; k < p.NumContacts(); k++ {
+		f1, f2 := s.f[2*k], s.f[2*k+1]
+		s1, s2 := s.op.slip(k, s.v)
+		onRim := math.Hypot(f1, f2) >= p.Contact(k).Mu*s.alpha[k]*(1-1e-9)
+		if onRim && s.alpha[k] > 0 && f1*s1+f2*s2 < -tol*math.Hypot(f1, f2) {
+			sliding++
+		}
+	}
+	if sliding == 0 {
+		t.Fatal("no contact slides on its rim: the island does not exercise the turn")
+	}
+}
+
+// The card house struck by falling blocks at the step its largest island formed
+// (testdata/struck_card_house_sliding.json: 175 contacts, about half of the loaded ones sliding on
+// their rims): the game's options must solve it ε-converged and contact-exact (CheckContact),
+// within 8,000 friction sweeps in all, and the step must not gain energy beyond what the contacts'
+// biases put in (stepEnergyChange). While the subspace CG moved the sticking contacts alone, its
+// friction projections ran to FrictionMaxSweeps one after another: 43,788 sweeps.
+func TestStruckCardHouseSolvesWithinSweeps(t *testing.T) {
+	var p Problem
+	readIslands(t, "testdata/struck_card_house_sliding.json")[0].build(&p)
+	s := mustSolver(t, GameOptions())
+	var res Result
+	if err := s.Solve(&p, &res); err != nil {
+		t.Fatal(err)
+	}
+	st := res.Stats
+	if !st.Converged || !st.ContactExact {
+		t.Errorf("converged %v, contact-exact %v", st.Converged, st.ContactExact)
+	}
+	rep := CheckContact(&p, res.Alpha, res.Friction, res.Qdot)
+	if rep.ContactPrimal > 1e-9*st.Scale || rep.Complementarity > 1e-9*st.Scale || rep.VelocityMismatch > 1e-9 {
+		t.Errorf("not contact-exact: %v", rep)
+	}
+	change, designed := stepEnergyChange(t, &p, res.Alpha, res.Qdot)
+	t.Logf("energy change %.3g J, designed %.3g J, sweeps %d", change, designed, st.FrictionSweeps)
+	if change > designed+1e-6 {
+		t.Errorf("the step gains %.3g J, more than the biases' %.3g J", change, designed)
+	}
+	if st.FrictionSweeps > 8000 {
+		t.Errorf("%d friction sweeps, want ≤ 8,000", st.FrictionSweeps)
+	}
+}

@@ -36,13 +36,14 @@ func frictionFigures(p *Problem, alpha, f []float64) (dual, kinetic float64) {
 	return dual, kinetic
 }
 
-// A cold pile of spheres (a 4-sphere base): its redundant sticking contacts make block Gauss–Seidel stall short of
-// FrictionTol. With FrictionGap the projection must stop far sooner, feasible, with a dissipation
-// gap, recomputed independently from the Problem, within FrictionGap·½‖Df‖²; and the paper's
-// velocity test alone must indeed have run on much longer.
+// An island of the moving pile (testdata/pile_islands.json: 75 contacts among boxes, capsules and
+// hulls), projected cold: its redundant sticking corner contacts make the projection stall short
+// of FrictionTol. With FrictionGap the projection must stop far sooner, feasible, with a
+// dissipation gap, recomputed independently from the Problem, within FrictionGap·½‖Df‖²; and the
+// paper's velocity test alone must indeed have run on much longer.
 func TestFrictionGapStopsStalledProjection(t *testing.T) {
 	var p Problem
-	genSpherePile(&p, 4, false, 1)
+	readIslands(t, "testdata/pile_islands.json")[1].build(&p)
 	const gap = 1e-4
 	sweeps := map[float64]int{}
 	for _, g := range []float64{0, gap} {
