@@ -440,3 +440,49 @@ func boxFaceCos(pose Pose, dir mgl64.Vec3) float64 {
 	}
 	return best
 }
+
+// Two cards whose ends cross in an X, as the impact scene brought them together (seed 12 under a
+// variant): one lying nearly flat, the other leaning 14° with its end under the first's end, each
+// rolled a few degrees the other way. Their best axis is an edge–edge axis near the flat card's
+// face normal, so the manifold clips that face while the leaning card's face runs steeply under
+// its end. Around that pose (B moved up to 5 mm and turned up to 3°), of each penetrating
+// contact's two points — the contact point moved half its gap either way along the normal, one
+// on each card's surface — at least one must lie in the other card (its signed distance at most
+// 0.1 mm, a hundredth of a card): a clipped point below the reference card's far face is in
+// neither. Before, such points went into the manifold with gaps of −2 and −16 cm on cards 1 cm
+// thick that touched by 0.05 mm, and the solver pushed the cards apart as if they were that deep.
+func TestCrossedCardEndsHaveNoPhantomDepth(t *testing.T) {
+	r := newRand(47)
+	half := mgl64.Vec3{0.005, 0.3, 0.45}
+	box, hull := must(NewBox(half)), cubeHull(half)
+	inside := func(p Pose, w mgl64.Vec3) float64 {
+		d, _ := box.SignedDistance(p.Rotation.Conjugate().Rotate(w.Sub(p.Position)))
+		return d
+	}
+	pa := Pose{Position: mgl64.Vec3{-1.0631, 0.0010, 0.0938}, Rotation: mgl64.Quat{W: 0.68899, V: mgl64.Vec3{0.03738, -0.72022, -0.07196}}.Normalize()}
+	b0 := Pose{Position: mgl64.Vec3{-0.18646, 0.02724, 0.14434}, Rotation: mgl64.Quat{W: 0.78740, V: mgl64.Vec3{-0.02934, 0.61482, -0.03374}}.Normalize()}
+	checked := 0
+	for trial := 0; trial < 1000; trial++ {
+		turn := mgl64.QuatRotate(3*math.Pi/180*r.Float64(), randUnit(r))
+		pb := Pose{Position: b0.Position.Add(randInCube(r, 0.005)), Rotation: turn.Mul(b0.Rotation).Normalize()}
+		for _, s := range []Shape{box, hull} {
+			var m Manifold
+			if _, err := Collide(s, pa, s, pb, 0.02, nil, &m); err != nil {
+				t.Fatal(err)
+			}
+			for _, c := range m.Contacts() {
+				if c.Gap >= 0 {
+					continue
+				}
+				checked++
+				onB, onA := c.Point.Add(c.Normal.Mul(0.5*c.Gap)), c.Point.Sub(c.Normal.Mul(0.5*c.Gap))
+				if da, db := inside(pa, onB), inside(pb, onA); min(da, db) > 1e-4 {
+					t.Errorf("trial %d (%T): a contact %.4g m deep whose points lie %.3g m outside A and %.3g m outside B (%v)", trial, s, -c.Gap, da, db, c.Feature)
+				}
+			}
+		}
+	}
+	if checked < 100 {
+		t.Fatalf("only %d penetrating contacts: the poses do not cross the cards", checked)
+	}
+}

@@ -105,6 +105,8 @@ func boxBox(a *Box, pa Pose, b *Box, pb Pose, margin float64, prev *Manifold, ou
 	if sepB[bestB] > faceSep+boxFaceTolerance*scale {
 		refIsA, refAxis, faceSep = false, bestB, sepB[bestB]
 	}
+	bestIsA, bestAxis := refIsA, refAxis // the least penetrating face axis
+	alongEdge := false                   // the face was chosen for an edge axis near it
 	if prev != nil && prev.Count > 0 {
 		switch prev.Reference.Kind {
 		case ReferenceFaceA:
@@ -140,8 +142,11 @@ func boxBox(a *Box, pa Pose, b *Box, pb Pose, margin float64, prev *Manifold, ou
 		}
 		// Overlapping along an edge axis that is nearly a face normal: the faces are nearly
 		// parallel (a card lying on a card), and a single edge point would let the rest of the
-		// face sink. Clip that face instead (faceContactCos).
-		refIsA, refAxis = isA, k
+		// face sink. Clip that face instead (faceContactCos), keeping only points within the
+		// reference box: where the incident face runs steeply under the reference face's end (two
+		// cards' ends crossing in an X), a point deeper than the reference box's thickness is
+		// beyond its far face, and its gap would be a phantom penetration of centimetres.
+		refIsA, refAxis, alongEdge = isA, k, true
 		if isA {
 			faceSep = sepA[k]
 		} else {
@@ -149,12 +154,18 @@ func boxBox(a *Box, pa Pose, b *Box, pb Pose, margin float64, prev *Manifold, ou
 		}
 	}
 	var cs candidates
-	var ref Reference
-	if refIsA {
-		ref = boxFaceContact(a, &fa, b, &fb, refAxis, t[refAxis] < 0, true, margin, &cs)
-	} else {
+	clip := func(refIsA bool, refAxis int) Reference {
+		if refIsA {
+			return boxFaceContact(a, &fa, b, &fb, refAxis, t[refAxis] < 0, true, alongEdge, margin, &cs)
+		}
 		// B's face normal points from B towards A: against tb.
-		ref = boxFaceContact(b, &fb, a, &fa, refAxis, tb[refAxis] > 0, false, margin, &cs)
+		return boxFaceContact(b, &fb, a, &fa, refAxis, tb[refAxis] > 0, false, alongEdge, margin, &cs)
+	}
+	ref := clip(refIsA, refAxis)
+	if cs.n == 0 && alongEdge && (bestIsA != refIsA || bestAxis != refAxis) {
+		// No point of the incident face lies over the face near the edge axis and within the
+		// reference box: the two cross at that face's end. Clip the least penetrating face.
+		ref = clip(bestIsA, bestAxis)
 	}
 	if cs.n == 0 {
 		if faceSep > 0 {
@@ -203,10 +214,11 @@ type clipVertex struct {
 }
 
 // boxFaceContact clips the incident face of inc against the reference face of ref normal to
-// refAxis (on the negative side when neg) and adds every clipped vertex within the margin to cs.
-// refIsA says whether ref is shape A of the pair (normals and feature ids are oriented A → B).
-// It returns the manifold's Reference.
-func boxFaceContact(ref *Box, fr *frame, inc *Box, fi *frame, refAxis int, neg, refIsA bool, margin float64, cs *candidates) Reference {
+// refAxis (on the negative side when neg) and adds every clipped vertex within the margin to cs,
+// with clipFloor only those within ref's thickness (not beyond its far face). refIsA says whether
+// ref is shape A of the pair (normals and feature ids are oriented A → B). It returns the
+// manifold's Reference.
+func boxFaceContact(ref *Box, fr *frame, inc *Box, fi *frame, refAxis int, neg, refIsA, clipFloor bool, margin float64, cs *candidates) Reference {
 	hr, hi := ref.HalfExtents, inc.HalfExtents
 	sg := 1.0
 	if neg {
@@ -311,7 +323,7 @@ func boxFaceContact(ref *Box, fr *frame, inc *Box, fi *frame, refAxis int, neg, 
 	for v := 0; v < n; v++ {
 		p := poly[v].p
 		gap := sg*p[refAxis] - hr[refAxis]
-		if gap > margin {
+		if gap > margin || clipFloor && gap < -2*hr[refAxis] {
 			continue
 		}
 		point := fr.apply(madd(p, nr, -0.5*gap))
@@ -405,9 +417,9 @@ func boxBoxClosest(a *Box, fa *frame, b *Box, fb *frame, margin float64, out *Ma
 	var cs candidates
 	var ref Reference
 	if refIsA {
-		ref = boxFaceContact(a, fa, b, fb, axis, n.Dot(fa.axis[axis]) < 0, true, margin, &cs)
+		ref = boxFaceContact(a, fa, b, fb, axis, n.Dot(fa.axis[axis]) < 0, true, false, margin, &cs)
 	} else {
-		ref = boxFaceContact(b, fb, a, fa, axis, n.Dot(fb.axis[axis]) > 0, false, margin, &cs)
+		ref = boxFaceContact(b, fb, a, fa, axis, n.Dot(fb.axis[axis]) > 0, false, false, margin, &cs)
 	}
 	if cs.n > 0 && speculativeFace(&cs, r.pa, r.pb, id, min(minElem(a.HalfExtents), minElem(b.HalfExtents)), margin, out) {
 		out.Reference = ref

@@ -253,7 +253,7 @@ func polyMesh(A *placedPoly, local AABB, m *TriangleMesh, pb Pose, margin float6
 		}
 		tri := trianglePoly(m, t, AL.p.minExtent, &tt)
 		var local candidates
-		polyFaceContact(&tri, &AL, &rel, 0, false, m.skipMask(t), margin, &local)
+		polyFaceContact(&tri, &AL, &rel, 0, false, false, m.skipMask(t), margin, &local)
 		for i := 0; i < local.n; i++ {
 			c := local.c[i]
 			c.Feature = MakeFeatureID(c.Feature.A(), m.remapTriFeature(t, c.Feature.B()))

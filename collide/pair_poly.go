@@ -119,6 +119,7 @@ func polyPoly(A, B *placedPoly, margin float64, prev *Manifold, out *Manifold) {
 	if sepB > sepA+boxFaceTolerance*scale {
 		refIsA, refFace, faceSep = false, faceB, sepB
 	}
+	bestIsA, bestFace := refIsA, refFace // the least penetrating face
 	if prev != nil && prev.Count > 0 {
 		switch prev.Reference.Kind {
 		case ReferenceFaceA:
@@ -139,24 +140,55 @@ func polyPoly(A, B *placedPoly, margin float64, prev *Manifold, out *Manifold) {
 			}
 		}
 	}
+	var cs candidates
+	clip := func(refIsA bool, refFace int, floor bool) Reference {
+		if refIsA {
+			return polyFaceContact(A, B, &ba, refFace, true, floor, 0, margin, &cs)
+		}
+		return polyFaceContact(B, A, &ab, refFace, false, floor, 0, margin, &cs)
+	}
+	alongEdge := false // the face was chosen for an edge axis near it
 	if edgeA >= 0 && sepE > faceSep+boxEdgeTolerance*scale {
 		if sepE > 0 && !polyClosest(A, B, margin, out) {
 			return // separated (touching: handled as overlapping, see boxBox)
 		}
-		isA, f, s, ok := polyFaceAlong(A, B, &ba, &ab, axisE)
+		isA, f, s, ok := polyFaceAlong(A, B, &ba, &ab, axisE, eitherShape)
 		if !ok {
 			polyEdgeContact(A, B, edgeA, edgeB, A.f.rotate(axisE), margin, out)
+			if out.Count == 0 || sepE > 0 || edgeCrossing(A, B, out.Points[0], scale) {
+				return
+			}
+			// The edges' closest points lie in neither polytope: the edges do not cross where
+			// the axis says (two cards' ends crossing in an X). Clip the least penetrating face
+			// if that finds the overlap.
+			if ref := clip(bestIsA, bestFace, true); cs.n > 0 {
+				*out = Manifold{Normal: cs.c[0].Normal, Reference: ref}
+				cs.emit(out.Normal, out)
+			}
 			return
 		}
 		// Nearly parallel faces overlapping: clip the face (see boxBox).
-		refIsA, refFace, faceSep = isA, f, s
+		refIsA, refFace, faceSep, alongEdge = isA, f, s, true
 	}
-	var cs candidates
-	var ref Reference
-	if refIsA {
-		ref = polyFaceContact(A, B, &ba, refFace, true, 0, margin, &cs)
-	} else {
-		ref = polyFaceContact(B, A, &ab, refFace, false, 0, margin, &cs)
+	ref := clip(refIsA, refFace, alongEdge)
+	if cs.n == 0 && alongEdge {
+		// No point of the other shape's face lies over that face and within its shape: they cross at the face's end (two cards' ends in an X). The other shape's
+		// face along the axis, or a face along the reversed axis (the side of A that B's centre
+		// is on, as boxBox picks it), may hold the overlap.
+		only := onlyA
+		if refIsA {
+			only = onlyB
+		}
+		if isA, f, _, ok := polyFaceAlong(A, B, &ba, &ab, axisE, only); ok {
+			ref = clip(isA, f, true)
+		}
+		if isA, f, _, ok := polyFaceAlong(A, B, &ba, &ab, axisE.Mul(-1), eitherShape); cs.n == 0 && ok {
+			ref = clip(isA, f, true)
+		}
+	}
+	if cs.n == 0 && alongEdge && (bestIsA != refIsA || bestFace != refFace) {
+		// Still nothing: clip the least penetrating face (see boxBox).
+		ref = clip(bestIsA, bestFace, true)
 	}
 	if faceSep > 0 {
 		minGap := math.Inf(1)
@@ -194,10 +226,11 @@ type polyClip struct {
 }
 
 // polyFaceContact clips the incident face of inc against face refFace of ref and adds the
-// clipped vertices within the margin to cs. ir is inc's frame in ref's local frame. refIsA
+// clipped vertices within the margin to cs, with clipFloor only those within ref's extent along
+// the face's normal (not beyond its far side). ir is inc's frame in ref's local frame. refIsA
 // orients normals and feature ids for the pair (A, B). Bit k of skip leaves out the side plane
 // of the reference loop's edge k (internal mesh edges that are flat or concave).
-func polyFaceContact(ref, inc *placedPoly, ir *frame, refFace int, refIsA bool, skip uint32, margin float64, cs *candidates) Reference {
+func polyFaceContact(ref, inc *placedPoly, ir *frame, refFace int, refIsA, clipFloor bool, skip uint32, margin float64, cs *candidates) Reference {
 	rf := ref.p.faces[refFace]
 	n := rf.normal
 	// Incident face: most anti-parallel to the reference normal.
@@ -277,10 +310,16 @@ func polyFaceContact(ref, inc *placedPoly, ir *frame, refFace int, refIsA bool, 
 	if !refIsA {
 		normal = nw.Mul(-1)
 	}
+	floor := math.Inf(-1)
+	if clipFloor {
+		// A point deeper than the reference polytope's extent along −n is beyond its far side,
+		// not in it (see boxBox).
+		floor = n.Dot(ref.p.verts[ref.p.support(n.Mul(-1))]) - rf.offset
+	}
 	for v := 0; v < cnt; v++ {
 		p := poly[v].p
 		gap := n.Dot(p) - rf.offset
-		if gap > margin {
+		if gap > margin || gap < floor {
 			continue
 		}
 		id := MakeFeatureID(poly[v].ref, poly[v].inc)
@@ -293,6 +332,25 @@ func polyFaceContact(ref, inc *placedPoly, ir *frame, refFace int, refIsA bool, 
 		return Reference{Kind: ReferenceFaceA, A: FaceFeature(refFace), B: FaceFeature(incFace)}
 	}
 	return Reference{Kind: ReferenceFaceB, A: FaceFeature(incFace), B: FaceFeature(refFace)}
+}
+
+// edgeCrossing reports whether the penetrating edge contact c of A and B is where the edges
+// cross: one of its two points (c's point moved half its gap either way along the normal) lies
+// in the other polytope, to a hundredth of the smaller one's least extent scale.
+func edgeCrossing(A, B *placedPoly, c Contact, scale float64) bool {
+	onA, onB := c.Point.Sub(c.Normal.Mul(0.5*c.Gap)), c.Point.Add(c.Normal.Mul(0.5*c.Gap))
+	return polyDepth(B, onA) <= 0.01*scale || polyDepth(A, onB) <= 0.01*scale
+}
+
+// polyDepth returns the largest signed distance of the world point w from P's face planes: at
+// most 0 inside P, and a lower bound on the distance outside.
+func polyDepth(P *placedPoly, w mgl64.Vec3) float64 {
+	l := P.f.applyInv(w)
+	d := math.Inf(-1)
+	for _, f := range P.p.faces {
+		d = max(d, f.normal.Dot(l)-f.offset)
+	}
+	return d
 }
 
 // polyEdgeContact adds the single contact of an edge pair along the world axis n (A → B).
@@ -347,10 +405,10 @@ func polyClosest(A, B *placedPoly, margin float64, out *Manifold) (touching bool
 	var ref Reference
 	if refIsA {
 		ba := relFrame(&A.f, &B.f)
-		ref = polyFaceContact(A, B, &ba, face, true, 0, margin, &cs)
+		ref = polyFaceContact(A, B, &ba, face, true, false, 0, margin, &cs)
 	} else {
 		ab := relFrame(&B.f, &A.f)
-		ref = polyFaceContact(B, A, &ab, face, false, 0, margin, &cs)
+		ref = polyFaceContact(B, A, &ab, face, false, false, 0, margin, &cs)
 	}
 	if cs.n > 0 && speculativeFace(&cs, r.pa, r.pb, id, min(A.p.minExtent, B.p.minExtent), margin, out) {
 		out.Reference = ref
@@ -364,16 +422,23 @@ func polyClosest(A, B *placedPoly, margin float64, out *Manifold) (touching bool
 
 // polyFaceAlong returns the face of A (isA) or of B whose outward normal lies within
 // faceContactCos of the edge axis l (A frame, oriented A → B; B's faces against it), with its
-// separation, if there is one. ba and ab are each shape's frame in the other's.
-func polyFaceAlong(A, B *placedPoly, ba, ab *frame, l mgl64.Vec3) (isA bool, face int, sep float64, ok bool) {
+// separation, if there is one. ba and ab are each shape's frame in the other's. With onlyB or
+// onlyA it looks at that shape's faces alone.
+func polyFaceAlong(A, B *placedPoly, ba, ab *frame, l mgl64.Vec3, only int) (isA bool, face int, sep float64, ok bool) {
 	best := faceContactCos
 	for i, f := range A.p.faces {
+		if only == onlyB {
+			break
+		}
 		if c := f.normal.Dot(l); c >= best {
 			v := ba.apply(B.p.verts[B.p.support(ba.invRotate(f.normal.Mul(-1)))])
 			isA, face, sep, ok, best = true, i, f.normal.Dot(v)-f.offset, true, c
 		}
 	}
 	for j, f := range B.p.faces {
+		if only == onlyA {
+			break
+		}
 		if c := -ba.rotate(f.normal).Dot(l); c > best {
 			v := ab.apply(A.p.verts[A.p.support(ab.invRotate(f.normal.Mul(-1)))])
 			isA, face, sep, ok, best = false, j, f.normal.Dot(v)-f.offset, true, c
@@ -381,3 +446,10 @@ func polyFaceAlong(A, B *placedPoly, ba, ab *frame, l mgl64.Vec3) (isA bool, fac
 	}
 	return isA, face, sep, ok
 }
+
+// The shapes polyFaceAlong looks at.
+const (
+	eitherShape = iota
+	onlyA
+	onlyB
+)
