@@ -34,8 +34,10 @@ type StepStats struct {
 	// solved again by the bounded projected Gauss–Seidel baseline.
 	Fallbacks int
 	// CutShort counts the islands whose Staggered Projections solve stopped on a work bound before
-	// rel_err met ε: MaxIters subsequences run, the time budget (solver Options.TimeBudget), or a
-	// non-finite measure that ended the loop. (A friction projection stopped by FrictionMaxSweeps
+	// rel_err met ε: MaxIters subsequences run, StallIters subsequences without a smaller rel_err
+	// (solver Options.StallIters: an island whose iterates circle, as a card house struck by
+	// falling blocks), the time budget (solver Options.TimeBudget), or a non-finite measure that
+	// ended the loop. (A friction projection stopped by FrictionMaxSweeps
 	// does not end the loop; it leaves an inexact iterate, and the loop then runs on to one of
 	// those bounds.) Such an island keeps the solver's answer — the best iterate, its contact
 	// projection exact — which may let bodies slide more than Coulomb's law allows but never
@@ -45,8 +47,8 @@ type StepStats struct {
 	// measure ε and never count here.
 	CutShort int
 	// BudgetCut counts those of CutShort that a budget stopped: the time budget or the work budget
-	// (solver Stats.BudgetHit, WorkHit); the others ran MaxIters subsequences (or met a
-	// non-finite measure). Always 0 without a budget.
+	// (solver Stats.BudgetHit, WorkHit); the others ran MaxIters subsequences, stalled (solver
+	// Stats.Stalled) or met a non-finite measure. Always 0 without a budget.
 	BudgetCut int
 	// MaxErrRatio is MaxRelErr/ε, ε the solver's tolerance (its default when Config.Solver leaves it
 	// 0): how far the step's worst island solve ended from ε. It is ≤ 1 when every solve

@@ -69,6 +69,19 @@ type Options struct {
 	// MaxIters bounds the number of staggered subsequences (contact then friction projection);
 	// default 50, ≥ 0. Algorithm 1 always adds the final contact projection.
 	MaxIters int
+	// StallIters, if positive (it must be ≥ 0), also stops the staggered loop once that many
+	// subsequences in a row have not lowered rel_err (eq. 28) below its smallest so far: the
+	// answer is then the kept iterate (Algorithm 1, lines 9–12) after the exact final contact
+	// projection and the repair that keeps its friction dissipative, as when MaxIters runs out
+	// (paper §7), and Stats.Stalled says so. Some islands of a struck card house never converge:
+	// their iterates circle 10²–10³·ε away for as long as the loop runs, and the iterate kept after
+	// 100 subsequences is no better than after 30, while each subsequence costs a step's worth of
+	// frame time. A bound counted in subsequences is deterministic. It is not applied while the
+	// loop polishes a joint candidate or sharpens a sliding answer. A cold pile of spheres, whose
+	// rel_err wanders for up to 60 subsequences on its way to ε after about 150, does not
+	// converge within the game's MaxIters either. 0 (the zero value, the paper's loop): off;
+	// GameOptions: 20.
+	StallIters int
 	// TimeBudget, if positive (it must be ≥ 0), bounds the wall time of one Solve: the staggered loop stops early
 	// and returns the best iterate, contact-exact (paper §7, graceful degradation). The repair that
 	// makes an unconverged answer's friction dissipative (dissipate.go) runs only while the budget
@@ -163,14 +176,18 @@ type Options struct {
 
 // GameOptions returns the configuration the physics pipeline ships with (physics.DefaultConfig):
 // Staggered Projections with the exact disc and the paper's defaults otherwise, plus the joint
-// sticking solve, the settling of converged friction, the sharpening of sliding islands and the
-// friction projections' dissipation-gap target (FrictionGap = ε), and without the warm-start
-// check. Each of those five options documents why it is off in the zero value (the paper's plain
-// loop) and on here. Tests that check the solver as games run it use this.
+// sticking solve, the settling of converged friction, the sharpening of sliding islands, the
+// friction projections' dissipation-gap target (FrictionGap = ε) and the stop of stalled loops
+// (StallIters), and without the warm-start check. Each of those six options documents why it is
+// off in the zero value (the paper's plain loop) and on here. Tests that check the solver as games run it use this.
 func GameOptions() Options {
 	return Options{Method: MethodSP, Friction: Disc, Joint: true, Settle: true, Sharpen: true, SkipWarmCheck: true,
-		FrictionGap: defaultEpsilon}
+		FrictionGap: defaultEpsilon, StallIters: gameStallIters}
 }
+
+// gameStallIters is GameOptions' StallIters: on 350 islands captured from the struck card house
+// and solved with MaxIters 100, it stops the three that circle and no solve that converges.
+const gameStallIters = 20
 
 // Defaults of the zero-valued Options fields (paper Table 1 where it gives one).
 const (
@@ -214,8 +231,8 @@ const (
 //   - Epsilon, ContactTol and FrictionTol are finite and in (0, 1), FrictionGap finite and in
 //     [0, 1): each is relative to a scale, and a value of the scale itself would accept any
 //     answer;
-//   - MaxIters, FrictionMaxSweeps, PGSIters, LCPMaxPivots, WorkBudget and TimeBudget are ≥ 0
-//     (they bound work, not memory, so they have no upper limit);
+//   - MaxIters, StallIters, FrictionMaxSweeps, PGSIters, LCPMaxPivots, WorkBudget and TimeBudget
+//     are ≥ 0 (they bound work, not memory, so they have no upper limit);
 //   - PivotLimit is in [0, MaxPivotLimit], LCPMaxSize in [0, MaxLCPSize], Anderson at most
 //     MaxAnderson (a negative depth turns acceleration off).
 //
@@ -289,7 +306,7 @@ func (opts Options) withDefaults() (Options, error) {
 	for _, c := range []struct {
 		field string
 		v     int
-	}{{"MaxIters", opts.MaxIters}, {"FrictionMaxSweeps", opts.FrictionMaxSweeps}, {"WorkBudget", opts.WorkBudget},
+	}{{"MaxIters", opts.MaxIters}, {"StallIters", opts.StallIters}, {"FrictionMaxSweeps", opts.FrictionMaxSweeps}, {"WorkBudget", opts.WorkBudget},
 		{"PGSIters", opts.PGSIters}, {"LCPMaxPivots", opts.LCPMaxPivots}} {
 		if err := checkCount(c.field, c.v); err != nil {
 			return opts, err

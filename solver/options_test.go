@@ -33,6 +33,7 @@ func TestOptionsValidateEveryField(t *testing.T) {
 		{"Epsilon", func(o *Options) { o.Epsilon = -1e-4 }, "-0.0001"},
 		{"Epsilon", func(o *Options) { o.Epsilon = 1 }, "1"},
 		{"MaxIters", func(o *Options) { o.MaxIters = -1 }, "-1"},
+		{"StallIters", func(o *Options) { o.StallIters = -1 }, "-1"},
 		{"TimeBudget", func(o *Options) { o.TimeBudget = -time.Millisecond }, "-1ms"},
 		{"ContactSolver", func(o *Options) { o.ContactSolver = ContactPivot + 1 }, "4"},
 		{"ContactSolver", func(o *Options) { o.ContactSolver = -1 }, "-1"},

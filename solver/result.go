@@ -44,8 +44,9 @@ type Stats struct {
 	// projections (warmcheck.go) and was returned as the answer without running a projection;
 	// ContactError then bounds the LCP residual by |w_k| on touching contacts.
 	WarmExact bool
-	// BudgetHit reports that TimeBudget stopped the staggered loop; WorkHit that WorkBudget did.
-	BudgetHit, WorkHit bool
+	// BudgetHit reports that TimeBudget stopped the staggered loop; WorkHit that WorkBudget did;
+	// Stalled that StallIters did.
+	BudgetHit, WorkHit, Stalled bool
 	// Work counts the solve's contact updates, as Options.WorkBudget counts them.
 	Work int
 	// Repairs counts the rounds that made an unconverged answer's friction feasible and

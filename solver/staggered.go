@@ -63,6 +63,9 @@ type loopState struct {
 	ftol, loose float64 // full accuracy FrictionTol·scale; the inexact projections' tolerance
 	minRes      float64 // the kept iterate's eq. 29 residual
 	relErr      float64 // eq. 28 of the last iterate measured (or of the one kept, on exit)
+	// leastRel is the smallest eq. 28 measured so far, at subsequence leastRelAt (StallIters).
+	leastRel   float64
+	leastRelAt int
 	// bestExact: the kept α is the exact contact projection of the kept f, so line 16 is skipped.
 	bestExact bool
 	// polishing: the iterate before this one met ε (rel_err polishRel) and was replaced by a
@@ -117,11 +120,18 @@ func (s *Solver) solveSP(start time.Time, maxIters int, eps float64, joint bool)
 			break
 		}
 		s.keepBest(&l, i, it) // lines 9–12
+		if it.relErr < l.leastRel {
+			l.leastRel, l.leastRelAt = it.relErr, i
+		}
 		action := s.afterConvergence(&l, i, &it)
 		if action == restart {
 			continue
 		}
 		if action == stop || i == l.maxIters {
+			break
+		}
+		if s.stalled(&l, i) {
+			s.st.Stalled = true
 			break
 		}
 		s.nextInput(&l, i, it)
@@ -145,10 +155,16 @@ func (s *Solver) solveSP(start time.Time, maxIters int, eps float64, joint bool)
 	s.finalProjection(&l) // lines 15–17
 }
 
+// stalled reports whether Options.StallIters subsequences up to i have passed without a smaller
+// rel_err, outside polishing and sharpening.
+func (s *Solver) stalled(l *loopState, i int) bool {
+	return s.opts.StallIters > 0 && !l.polishing && !l.sharpening && i-l.leastRelAt >= s.opts.StallIters
+}
+
 // startLoop sets up the loop: f⁰ is copied to the map's input x and kept as the best iterate.
 func (s *Solver) startLoop(start time.Time, maxIters int, eps float64, joint bool) loopState {
 	m := s.op.m
-	l := loopState{maxIters: maxIters, eps: eps, joint: joint, minRes: math.Inf(1), relErr: math.Inf(1), sharpenRel: math.Inf(1)}
+	l := loopState{maxIters: maxIters, eps: eps, joint: joint, minRes: math.Inf(1), relErr: math.Inf(1), sharpenRel: math.Inf(1), leastRel: math.Inf(1)}
 	if s.opts.TimeBudget > 0 {
 		l.deadline = start.Add(s.opts.TimeBudget)
 	}
