@@ -70,7 +70,8 @@ type Options struct {
 	// default 50, ≥ 0. Algorithm 1 always adds the final contact projection.
 	MaxIters int
 	// StallIters, if positive (it must be ≥ 0), also stops the staggered loop once that many
-	// subsequences in a row have not lowered rel_err (eq. 28) below its smallest so far: the
+	// subsequences in a row have not lowered rel_err (eq. 28) below its smallest so far, while
+	// that smallest is still more than 10·ε (a loop that came near ε is left to MaxIters): the
 	// answer is then the kept iterate (Algorithm 1, lines 9–12) after the exact final contact
 	// projection and the repair that keeps its friction dissipative, as when MaxIters runs out
 	// (paper §7), and Stats.Stalled says so. Some islands of a struck card house never converge:

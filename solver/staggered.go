@@ -156,10 +156,18 @@ func (s *Solver) solveSP(start time.Time, maxIters int, eps float64, joint bool)
 }
 
 // stalled reports whether Options.StallIters subsequences up to i have passed without a smaller
-// rel_err, outside polishing and sharpening.
+// rel_err while the smallest is still more than stallFar·ε, outside polishing and sharpening.
 func (s *Solver) stalled(l *loopState, i int) bool {
-	return s.opts.StallIters > 0 && !l.polishing && !l.sharpening && i-l.leastRelAt >= s.opts.StallIters
+	return s.opts.StallIters > 0 && !l.polishing && !l.sharpening && i-l.leastRelAt >= s.opts.StallIters &&
+		l.leastRel > stallFar*l.eps
 }
+
+// stallFar is how far from ε, as a multiple of it, a loop's smallest rel_err must be for
+// StallIters to stop it. Loops that come within it of ε and then wander, as the cubes of a
+// struck pyramid's top settle, converge more often than not, and an answer stopped there drops
+// friction in its repair: stopped at any distance, the pyramid level's slowest physics steps after
+// a throw took 2–3 times as long, as cubes slid that had held.
+const stallFar = 10
 
 // startLoop sets up the loop: f⁰ is copied to the map's input x and kept as the best iterate.
 func (s *Solver) startLoop(start time.Time, maxIters int, eps float64, joint bool) loopState {
