@@ -644,6 +644,27 @@ const tried = `## What we tried
   subsequences: with ω 0.5 the three replayed solves end at rel_err 2e-3–7e-3 instead of
   1e-2–3e-2, still unconverged, and the replayed impact's work rose 2 %; with ω 0.3 one of them
   converged and another island no longer did. Not kept.
+- Friction projection, the subspace CG turning sliding contacts along their rims (kept on islands
+  above 64 contacts; replayed impact −22 %, 20 impact seeds −23 %, the pile −7 %, the solver's
+  sliding pyramid 20 with the game options 762 → 258 ms a solve). Variants: also on islands the
+  Newton steps finish (≤ 64 contacts): the replayed pile +20 %. Turning the sliding contacts whose
+  rim curvature exceeds their own stiffness along the rim too: the replayed impact +26 % (the
+  factor does not hold the curvature). Holding those whose curvature is below a hundredth of it
+  (nearly sticking): the gain gone, +30 %. Bounding each CG step to turn no contact more than 0.5
+  rad: lightly loaded contacts cut every CG step after one iteration, the replayed struck arch
+  +20 %. Without the cut steps at sticking contacts' boundaries: the replayed impact 3.3×.
+  Shortening every failed subspace step along the projected arc, not only those that turned
+  rims: the jelly islands' Newton passes +43 %. Over 16 archimpact seeds the kept change's work
+  rose 17 % (seeds 1–8 +37 %, 9–16 −3 %): on the slowest seed the arch crept at mm/s for a second
+  longer after the strike, and its islands from that second cost 44 % less replayed with the
+  change than without.
+- Staggered loop, stopping a stalled loop (kept: 20 subsequences without a smaller rel_err, while
+  the smallest is above 10·ε; impact −14 % over 20 seeds). Stopping it at any distance from ε:
+  impact −32 %, but in the window the pyramid level's physics p95 after a throw rose from about 7
+  to 17–25 ms, its repaired answers dropping friction from cubes that had held. Stopping on the
+  kept iterate's eq. 29 residual: a cold sphere pile keeps its 21st iterate while rel_err falls to
+  ε at the 145th; with it, 30 subsequences instead of 20: impact −24 % instead of −34 %, and one
+  seed gained 1.2 µJ in a step.
 `
 
 // cpuModel returns the CPU's model name from /proc/cpuinfo, or "unknown CPU".
