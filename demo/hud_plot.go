@@ -88,8 +88,8 @@ func plotLabel(c color.RGBA) *gui.Label {
 // setScales writes the scales on the labels, the iterations' right-aligned.
 func (p *hudPlot) setScales(ms, it float64) {
 	p.msScale, p.itScale = ms, it
-	p.msLabel.SetText(fmt.Sprintf("step time, top %g ms", ms))
-	p.itLabel.SetText(fmt.Sprintf("iterations, top %g", it))
+	setLabelText(p.msLabel, fmt.Sprintf("step time, top %g ms", ms))
+	setLabelText(p.itLabel, fmt.Sprintf("iterations, top %g", it))
 	p.itLabel.SetPosition(plotWidth+plotPad-p.itLabel.Width(), plotPad)
 }
 

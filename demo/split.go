@@ -197,8 +197,8 @@ func (g *game) layoutSplit(w, h int) {
 		left += "\n" + halfStatus(g.prog)
 		right += "\n" + halfStatus(g.twin.prog)
 	}
-	g.split.left.SetText(left)
-	g.split.right.SetText(right)
+	setLabelText(g.split.left, left)
+	setLabelText(g.split.right, right)
 	g.split.left.SetPosition(10, float32(h)-g.split.left.Height()-10)
 	g.split.right.SetPosition(float32(w)-g.split.right.Width()-10, float32(h)-g.split.right.Height()-10)
 	g.split.divider.SetSize(2, float32(h))

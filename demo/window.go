@@ -575,7 +575,7 @@ func (g *game) frame(dt time.Duration) {
 	if sim, ok := physics.SimulationOf(g.sim.World); ok {
 		g.contacts.update(sim, g.showContacts)
 	}
-	g.label.SetText(g.status())
+	setLabelText(g.label, g.status())
 	g.layoutSplit(g.ui.width, g.ui.height)
 	g.plot.below(g.label)
 	if g.hudBottom() != g.ui.hudBottom {
@@ -584,6 +584,16 @@ func (g *game) frame(dt time.Duration) {
 	}
 	g.plot.update()
 	g.updateHUDStars()
+}
+
+// setLabelText sets l's text only if it changed. g3n v0.2.0's Label.SetText draws the text again
+// and uploads it as a texture whose mipmaps it regenerates (glGenerateMipmap) on every call: at
+// one call a frame, the heap corruption that has aborted the demo a few times under llvmpipe,
+// inside glGenerateMipmap, had a chance every frame.
+func setLabelText(l *gui.Label, text string) {
+	if l.Text() != text {
+		l.SetText(text)
+	}
 }
 
 // allFellThrough reports whether every dynamic body is far below the ground.
