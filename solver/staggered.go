@@ -163,10 +163,10 @@ func (s *Solver) stalled(l *loopState, i int) bool {
 }
 
 // stallFar is how far from ε, as a multiple of it, a loop's smallest rel_err must be for
-// StallIters to stop it. Loops that come within it of ε and then wander, as the cubes of a
-// struck pyramid's top settle, converge more often than not, and an answer stopped there drops
-// friction in its repair: stopped at any distance, the pyramid level's slowest physics steps after
-// a throw took 2–3 times as long, as cubes slid that had held.
+// StallIters to stop it. Loops that came within it of ε and then wander (the cubes of a struck
+// pyramid's top settling) are left to MaxIters: stopped at any distance, the pyramid level's
+// slowest physics steps after a throw took 2–3 times as long, its repaired answers dropping
+// friction from cubes that had held.
 const stallFar = 10
 
 // startLoop sets up the loop: f⁰ is copied to the map's input x and kept as the best iterate.
