@@ -498,11 +498,7 @@ func vertexContacts(from, to *placedPoly, fromIsA bool, margin float64, cs *cand
 	for i, v := range from.p.verts {
 		w := from.f.apply(v)
 		l := to.f.applyInv(w)
-		bound := math.Inf(-1)
-		for _, f := range to.p.faces {
-			bound = max(bound, f.normal.Dot(l)-f.offset)
-		}
-		if !(bound > 0) || bound > margin {
+		if bound := to.p.planeDepth(l); !(bound > 0) || bound > margin {
 			continue
 		}
 		var d float64

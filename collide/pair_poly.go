@@ -162,7 +162,8 @@ func polyPoly(A, B *placedPoly, margin float64, prev *Manifold, out *Manifold) {
 			// the axis says (two cards' ends crossing in an X). Clip the least penetrating face
 			// if that finds the overlap.
 			if ref := clip(bestIsA, bestFace, true); cs.n > 0 {
-				*out = Manifold{Normal: cs.c[0].Normal, Reference: ref}
+				// Replace the edge contact, keeping the pair's motion for the reduction.
+				out.Count, out.Normal, out.Reference = 0, cs.c[0].Normal, ref
 				cs.emit(out.Normal, out)
 			}
 			return
@@ -172,9 +173,10 @@ func polyPoly(A, B *placedPoly, margin float64, prev *Manifold, out *Manifold) {
 	}
 	ref := clip(refIsA, refFace, alongEdge)
 	if cs.n == 0 && alongEdge {
-		// No point of the other shape's face lies over that face and within its shape: they cross at the face's end (two cards' ends in an X). The other shape's
-		// face along the axis, or a face along the reversed axis (the side of A that B's centre
-		// is on, as boxBox picks it), may hold the overlap.
+		// No point of the other shape's face lies over that face and within its shape: they
+		// cross at the face's end (two cards' ends in an X). The other shape's face along the
+		// axis, or a face along the reversed axis (the side of A that B's centre is on, as boxBox
+		// picks it), may hold the overlap.
 		only := onlyA
 		if refIsA {
 			only = onlyB
@@ -344,14 +346,7 @@ func edgeCrossing(A, B *placedPoly, c Contact, scale float64) bool {
 
 // polyDepth returns the largest signed distance of the world point w from P's face planes: at
 // most 0 inside P, and a lower bound on the distance outside.
-func polyDepth(P *placedPoly, w mgl64.Vec3) float64 {
-	l := P.f.applyInv(w)
-	d := math.Inf(-1)
-	for _, f := range P.p.faces {
-		d = max(d, f.normal.Dot(l)-f.offset)
-	}
-	return d
-}
+func polyDepth(P *placedPoly, w mgl64.Vec3) float64 { return P.p.planeDepth(P.f.applyInv(w)) }
 
 // polyEdgeContact adds the single contact of an edge pair along the world axis n (A → B).
 func polyEdgeContact(A, B *placedPoly, ea, eb int, n mgl64.Vec3, margin float64, out *Manifold) {

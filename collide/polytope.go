@@ -1,6 +1,8 @@
 package collide
 
 import (
+	"math"
+
 	"github.com/go-gl/mathgl/mgl64"
 )
 
@@ -110,6 +112,16 @@ func (p *polytope) support(d mgl64.Vec3) int {
 		}
 	}
 	return best
+}
+
+// planeDepth returns the largest signed distance of the local point l from p's face planes: at
+// most 0 inside p, and a lower bound on the distance outside.
+func (p *polytope) planeDepth(l mgl64.Vec3) float64 {
+	d := math.Inf(-1)
+	for _, f := range p.faces {
+		d = max(d, f.normal.Dot(l)-f.offset)
+	}
+	return d
 }
 
 // loop returns the vertex indices of face f.

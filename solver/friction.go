@@ -591,8 +591,10 @@ func (fp *frictionProjection) cgIteration(cg *subspaceRun, it int, f []float64, 
 	}
 	if cg.useIC {
 		ic.solve(r, z, 2, 1)
-		for _, k := range cg.act {
-			z[2*k], z[2*k+1] = fp.onRim(k, z[2*k], z[2*k+1])
+		if fp.turned {
+			for _, k := range cg.act {
+				z[2*k], z[2*k+1] = fp.onRim(k, z[2*k], z[2*k+1])
+			}
 		}
 	} else {
 		for _, k := range cg.act {
