@@ -49,6 +49,19 @@ func (fs *frictionSet) gauge(f1, f2 float64) float64 {
 	return g / ch
 }
 
+// support returns the unit set's support function max_{y∈K} yᵀ(d1, d2): ‖d‖ for the disc, the
+// largest projection of a tangent sample for the pyramid's polygon, whose vertices they are.
+func (fs *frictionSet) support(d1, d2 float64) float64 {
+	if fs.model == Disc {
+		return norm2(d1, d2)
+	}
+	h := math.Inf(-1)
+	for j := range fs.cosT {
+		h = max(h, fs.cosT[j]*d1+fs.sinT[j]*d2)
+	}
+	return h
+}
+
 // stepToBoundary returns the largest t ≥ 0 with f + t·p in the set of radius rad, for f inside it
 // (+Inf when the ray never leaves it: p = 0). The disc's answer is the positive root of
 // ‖f + tp‖² = rad², taken in the form that does not cancel; the polygon's is the nearest of its

@@ -41,3 +41,30 @@ func TestStepToBoundaryLandsOnTheRim(t *testing.T) {
 		}
 	}
 }
+
+// support must be the largest value of the linear function yᵀd over the unit set, found here by
+// walking its boundary, which the gauge traces (y = u/gauge(u) for unit u): for the disc and for
+// the pyramid's octagon and hexagon, in directions of any length.
+func TestSupportIsTheLargestValueOverTheSet(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 11))
+	for _, fs := range []frictionSet{newFrictionSet(Disc, 8), newFrictionSet(Pyramid, 8), newFrictionSet(Pyramid, 6)} {
+		for trial := 0; trial < 100; trial++ {
+			scale := math.Exp(6 * (r.Float64() - 0.5))
+			ph := 2 * math.Pi * r.Float64()
+			d1, d2 := scale*math.Cos(ph), scale*math.Sin(ph)
+			walk := math.Inf(-1)
+			const steps = 20000
+			for i := 0; i < steps; i++ {
+				th := 2 * math.Pi * float64(i) / steps
+				u1, u2 := math.Cos(th), math.Sin(th)
+				g := fs.gauge(u1, u2)
+				walk = max(walk, (u1*d1+u2*d2)/g)
+			}
+			// The walk samples the boundary 2π/20000 apart, so at a polygon's vertex it may fall
+			// short by about ‖d‖·2π/20000; it is never above the support.
+			if got := fs.support(d1, d2); got < walk-1e-12*scale || got > walk+5e-4*scale {
+				t.Fatalf("%v d=(%g, %g): support %.15g, boundary walk %.15g", fs.model, d1, d2, got, walk)
+			}
+		}
+	}
+}

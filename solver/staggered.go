@@ -316,7 +316,7 @@ func (s *Solver) keepBest(l *loopState, i int, it iterateFigures) {
 // converged iterate stops the loop.
 func (s *Solver) afterConvergence(l *loopState, i int, it *iterateFigures) convergenceAction {
 	more := i < l.maxIters
-	if it.converged && !l.polishing && it.relErr > 0 && l.joint && more && s.tryJoint() {
+	if it.converged && !l.polishing && it.relErr > 0 && l.joint && more && s.tryJoint(it.relErr) {
 		// One more subsequence certifies the candidate (or the kept iterate stands).
 		l.polishing, l.polishRel, l.jointBefore = true, it.relErr, s.st.JointAccepted
 		s.st.JointAccepted = true
@@ -345,7 +345,11 @@ func (s *Solver) nextInput(l *loopState, i int, it iterateFigures) {
 	if i != 1 {
 		return
 	}
-	if l.joint && s.tryJoint() {
+	// The candidate is taken here whatever rel_err it predicts: it exists to leave the slow
+	// two-block contraction of stacks and leaning cards, and a first iterate far from it can still
+	// be worse than the candidate's restart (on the topple scene, gating it as after convergence
+	// cost 30 % more work).
+	if l.joint && s.tryJoint(math.Inf(1)) {
 		// The mixing history no longer describes the sequence.
 		s.st.JointAccepted = true
 		s.accel.reset(s.opts.Anderson, 2*s.op.m, s.op.ndof)
@@ -355,9 +359,10 @@ func (s *Solver) nextInput(l *loopState, i int, it iterateFigures) {
 }
 
 // tryJoint builds the joint sticking candidate from the iterate (s.alpha, s.f); a feasible one
-// replaces s.alpha and the map's input s.x.
-func (s *Solver) tryJoint() bool {
-	ok, cg := s.joint.candidate(&s.op, s.alpha, s.f, s.x, s.v, s.passesLeft(0))
+// that predicts a rel_err not much above relErr (jointSolve.candidate; +Inf: any) replaces s.alpha
+// and the map's input s.x.
+func (s *Solver) tryJoint(relErr float64) bool {
+	ok, cg := s.joint.candidate(&s.op, s.alpha, s.f, s.x, s.v, s.passesLeft(0), relErr)
 	s.st.JointCG += cg
 	return ok
 }
