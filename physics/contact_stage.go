@@ -3,6 +3,7 @@ package physics
 import (
 	"errors"
 	"math"
+	"slices"
 	"sync/atomic"
 	"time"
 
@@ -31,6 +32,9 @@ type contactStage struct {
 	shift    []float64        // the separation's displacement Δq in the step's layout (separation.go)
 	impulses []contactImpulse // per contact of the list
 	outcomes []islandOutcome  // per island
+	// order lists the awake islands, those with the most contacts first, in the order the workers
+	// take them (orderIslands).
+	order []int
 	// epsilon is the configured solver's ε (its default filled in), which rel_err is measured
 	// against in contactStats.maxErrRatio.
 	epsilon float64
@@ -219,12 +223,13 @@ func (cs *contactStage) solve(in contactInput) (contactOutput, error) {
 	cs.outcomes = cs.outcomes[:st.islands]
 	st.sleeping = cs.markSleepingIslands(&in)
 	st.islands -= st.sleeping
+	cs.orderIslands()
 	st.islandTime = time.Since(islandStart)
 	cs.in = in
 	cs.next.Store(0)
 	helpers := 0
 	if in.pool != nil {
-		helpers = max(0, min(len(cs.workers)-1, len(cs.outcomes)-1))
+		helpers = max(0, min(len(cs.workers)-1, len(cs.order)-1))
 		in.pool.start(cs, helpers)
 	}
 	cs.work(0)
@@ -281,16 +286,32 @@ func (cs *contactStage) solve(in contactInput) (contactOutput, error) {
 // work solves islands with worker w's buffers until none is left.
 func (cs *contactStage) work(w int) {
 	for {
-		is := int(cs.next.Add(1) - 1)
-		if is >= len(cs.outcomes) {
+		i := int(cs.next.Add(1) - 1)
+		if i >= len(cs.order) {
 			return
 		}
+		is := cs.order[i]
 		o := &cs.outcomes[is]
-		if o.sleeping {
-			continue
-		}
 		o.err = cs.workers[w].solveIsland(cs, is, o)
 	}
+}
+
+// orderIslands lists the awake islands in cs.order, those with the most contacts first (ties in
+// island order). Workers take islands in this order, so that the largest solves start first and
+// the small ones fill the gaps, instead of a large island found last leaving the other workers
+// idle while it runs. Each island's solve is independent of which worker runs it and when, so
+// the order changes no result.
+func (cs *contactStage) orderIslands() {
+	cs.order = cs.order[:0]
+	for is := range cs.outcomes {
+		if !cs.outcomes[is].sleeping {
+			cs.order = append(cs.order, is)
+		}
+	}
+	start := cs.isl.contactStart
+	slices.SortStableFunc(cs.order, func(a, b int) int {
+		return (start[b+1] - start[b]) - (start[a+1] - start[a])
+	})
 }
 
 // solveIsland assembles island is into the problem, solves it and scatters the answer. It reports
