@@ -5,8 +5,8 @@ import (
 	"testing"
 )
 
-// Under WorkBudget the staggered loop on the sliding 40-box tower (ten subsequences and a joint
-// sticking solve of hundreds of CG iterations without it) stops early, deterministically, and the answer is still
+// Under WorkBudget the staggered loop on the sliding 40-box tower (whose joint sticking solve alone
+// runs thousands of CG iterations a step) stops early, deterministically, and the answer is still
 // graceful: contact-exact by the independent checker, its friction feasible and doing no positive
 // work at the answer's own velocity (recomputed from the Problem), so the step cannot gain energy.
 func TestWorkBudgetStopsGracefully(t *testing.T) {
@@ -26,7 +26,7 @@ func TestWorkBudgetStopsGracefully(t *testing.T) {
 		}
 	}
 	st := res[0].Stats
-	if !st.WorkHit || st.Work*2 > ref.Stats.Work {
+	if !st.WorkHit || st.Work*5 > ref.Stats.Work {
 		t.Errorf("work %d (hit %v) under a budget of %d; %d without: want the budget to stop the loop", st.Work, st.WorkHit, o.WorkBudget, ref.Stats.Work)
 	}
 	if !bitsEqual(res[0].Qdot, res[1].Qdot) || !bitsEqual(res[0].Friction, res[1].Friction) {

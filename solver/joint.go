@@ -15,35 +15,30 @@ import (
 // tolerance and it is feasible — α ≥ 0, each sticking friction inside its set, no released contact
 // penetrating — and it then merely restarts the staggered loop, whose own projections and stopping
 // test certify it. solveSP tries it after a first subsequence that missed ε, and after an iterate
-// that met ε without being exact (kept only if the next subsequence measures it no worse); on an
-// island of rigid bodies only if the rel_err it predicts is not far above the iterate's
-// (predictedRelErr). Solve
-// discards an answer reached through it whose friction does more positive work than ε allows.
+// that met ε without being exact, on an island of rigid bodies only if the rel_err it predicts is
+// not far above the iterate's (predictedRelErr), and then kept only if the next subsequence
+// measures it no worse. Solve discards an answer reached through it whose friction does more
+// positive work than ε allows.
 
-// jointRounds bounds the active-set corrections of the joint sticking solve on an island of rigid
-// bodies: a candidate that still changes its sets after four solves of the rows has moved many
-// contacts from sticking to sliding, whose friction it holds in directions their new slip does
-// not keep; on islands captured from the pile and the struck card house, three in four such
-// candidates failed or were refused by predictedRelErr after spending most of the joint solve's
-// CG. On an island with a reduced deformable body (jointRoundsSoft) the candidate is what holds a
-// soft block resting on rigid ground still, and it needs more corrections: with four, or with
-// its candidates gated by predictedRelErr, a resting StVK block gained a twist of 0.05 J in 60 s
-// (0.01–0.02 J with neither; TestStVKBlockDropSettlesFor60s). jointSlack is the
+// jointRounds bounds the active-set corrections of the joint sticking solve; jointSlack is the
 // relative margin on μ_kα_k by which a sticking contact's candidate friction may leave its set
 // and still count as feasible (rounding). jointDiverged is the growth of the largest residual at
 // which CG on the rows gives up: on redundant contacts the rows are singular, and once rounding
 // has carried the iterate along a null direction the residual does not come back, so the rest of
 // the iteration bound would be spent for no candidate.
 const (
-	jointRounds     = 4
-	jointRoundsSoft = 16
-	jointSlack      = 1e-9
-	jointDiverged   = 1e3
+	jointRounds   = 16
+	jointSlack    = 1e-9
+	jointDiverged = 1e3
 )
 
-// jointPredictSlack: a candidate is used if the rel_err bound it predicts (predictedRelErr) is
-// at most this multiple of the iterate's rel_err. The bound exceeded the rel_err then measured by 5
-// to 40 times on captured pile and card-house islands, so a tenth of it is the estimate.
+// jointPredictSlack: on an island of rigid bodies a candidate is used if the rel_err bound it
+// predicts (predictedRelErr) is at most this multiple of the iterate's rel_err. The bound exceeded
+// the rel_err then measured by 5 to 40 times on captured pile and card-house islands, so a tenth
+// of it is the estimate. On an island with a reduced deformable body every feasible candidate is
+// used: there it is what holds a soft block resting on rigid ground still, and gated, a resting
+// StVK block gained a twist of 0.05 J in 60 s (0.01–0.02 J ungated;
+// TestStVKBlockDropSettlesFor60s).
 const jointPredictSlack = 10
 
 // Row masks of the joint solve: a contact released from the system, one whose normal row alone is
@@ -96,8 +91,7 @@ func (js *jointSolve) resize(op *operator) {
 // scratch (it is left at the candidate's velocity, or overwritten if there is none). If the
 // candidate is feasible and, on an island of rigid bodies, the rel_err it predicts
 // (predictedRelErr) is at most jointPredictSlack times relErr, the iterate's, it writes it into
-// alpha and x and reports true. It builds none
-// when no loaded contact sticks: the candidate would then be a contact projection under the held friction,
+// alpha and x and reports true. It builds none when no loaded contact sticks: the candidate would then be a contact projection under the held friction,
 // which the loop runs anyway. Nor does it when no sticking contact couples its normal row to its
 // tangent rows (rowsCoupled: spheres, which roll): the coupling that slows the loop's two-block
 // iteration, and that the candidate exists for, is then absent, while its CG on a pile of a
@@ -107,18 +101,17 @@ func (js *jointSolve) resize(op *operator) {
 func (js *jointSolve) candidate(op *operator, alpha, f, x, v []float64, maxCG int, relErr float64) (bool, int) {
 	js.op, js.v, js.cg, js.maxCG = op, v, 0, maxCG
 	js.ic.invalidate()
-	rounds, bound := jointRoundsSoft, math.Inf(1)
+	bound := math.Inf(1)
 	if op.allRigid {
-		rounds, bound = jointRounds, jointPredictSlack*relErr
+		bound = jointPredictSlack * relErr
 	}
-	ok := js.build(alpha, f, x, rounds, bound)
+	ok := js.build(alpha, f, x, bound)
 	js.op, js.v = nil, nil
 	return ok, js.cg
 }
 
-// build is candidate's body: at most rounds solves of the rows, and bound the largest predicted
-// rel_err accepted.
-func (js *jointSolve) build(alpha, f, x []float64, rounds int, bound float64) bool {
+// build is candidate's body; bound is the largest predicted rel_err accepted.
+func (js *jointSolve) build(alpha, f, x []float64, bound float64) bool {
 	op := js.op
 	if op.softPair() {
 		return false
@@ -144,7 +137,7 @@ func (js *jointSolve) build(alpha, f, x []float64, rounds int, bound float64) bo
 	v := js.v
 	op.velocity(ja, jf, v)
 	tol := js.relTol * op.scale
-	for round := 0; round < rounds; round++ {
+	for round := 0; round < jointRounds; round++ {
 		if !js.solveRows() {
 			return false // the rows are inconsistent or too ill-conditioned: no candidate
 		}
@@ -167,11 +160,9 @@ func (js *jointSolve) build(alpha, f, x []float64, rounds int, bound float64) bo
 // excess at f, which is at most the dissipation gap Σ_k f_kᵀs_k + μ_kα_k σ_K(−s_k) (frictionSet.
 // support), so rel_err ≤ 2·gap/‖Df‖²_{M⁻¹}. Sticking contacts contribute nothing (their slip is
 // zero); the gap is the misalignment of the sliding contacts' held friction with their new slip.
-// On a pile where spheres and capsules roll over boxes, candidates predicted 50 to 6,000 times
-// the rel_err of the iterate they were built from, and the subsequences from them measured 6 to
-// 800 times it: after an iterate that met ε they were discarded, and after the first they set the
-// loop back for several subsequences, each costing up to twenty times the friction CG of one
-// from the loop's own iterate.
+// On a pile where spheres and capsules roll over boxes, candidates built after an iterate that met
+// ε predicted 50 to 6,000 times its rel_err, and the subsequences that certified them measured 6
+// to 800 times it, to be discarded.
 func (js *jointSolve) predictedRelErr() float64 {
 	op, v, ja, jf, u := js.op, js.v, js.alpha, js.f, js.u
 	gap := 0.0
