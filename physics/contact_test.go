@@ -316,7 +316,19 @@ func setMethod(t *testing.T, sim *Simulation, method string) {
 func TestSetSolverThenCollect(t *testing.T) {
 	cfg := DefaultConfig()
 	cfg.Workers = 2
+	// Pools of simulations that earlier tests dropped stop when collections find them
+	// unreachable; counted in before and stopping during this test, they could hide this test's
+	// pools. Collect until the count has not fallen for three collections.
 	before := runtime.NumGoroutine()
+	for i, steady := 0, 0; i < 100 && steady < 3; i++ {
+		runtime.GC()
+		time.Sleep(5 * time.Millisecond)
+		if n := runtime.NumGoroutine(); n < before {
+			before, steady = n, 0
+		} else {
+			steady++
+		}
+	}
 	func() {
 		for i := 0; i < 4; i++ {
 			app := newTestApp(t, 0.01, cfg)
