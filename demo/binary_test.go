@@ -532,6 +532,8 @@ func TestWindowInput(t *testing.T) {
 		if err := cmd.Start(); err != nil {
 			t.Fatal(err)
 		}
+		exited := make(chan error, 1)
+		go func() { exited <- cmd.Wait() }()
 		if input {
 			// g3n's window is at the screen's corner (no window manager places it): wait for it
 			// under the window's middle, then for the single-sample window to replace it (events
@@ -554,6 +556,13 @@ func TestWindowInput(t *testing.T) {
 				if time.Now().After(deadline) {
 					t.Fatal("no window opened under the screen's (400, 450) within a minute")
 				}
+				select {
+				case err := <-exited:
+					// A demo that ends before its window is found (a crash in the driver) says
+					// why on stderr.
+					t.Fatalf("the demo exited before its window was found under (400, 450): %v: %s", err, stderr.String())
+				default:
+				}
 				time.Sleep(50 * time.Millisecond)
 			}
 			time.Sleep(500 * time.Millisecond)
@@ -566,7 +575,7 @@ func TestWindowInput(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		if err := cmd.Wait(); err != nil {
+		if err := <-exited; err != nil {
 			t.Fatalf("input %v: %v: %s", input, err, stderr.String())
 		}
 		var r levelReport
