@@ -106,7 +106,7 @@ func (fp *frictionProjection) newtonStep(f []float64, hold bool) newtonResult {
 // nine to 1,500–2,000 sweeps (TestFrictionNewtonHoldsContactsItPushesOut).
 func (fp *frictionProjection) holdOutward() bool {
 	op, fn := fp.op, &fp.newton
-	any := false
+	found := false
 	for k := 0; k < op.m; k++ {
 		a := fn.at[k]
 		if a < 0 || fn.slide[k] {
@@ -115,10 +115,10 @@ func (fp *frictionProjection) holdOutward() bool {
 		b1, b2 := fn.base[2*k], fn.base[2*k+1]
 		if norm2(b1, b2) >= op.mu[k]*fp.alpha[k]*(1-stickMargin) && b1*fn.step[a]+b2*fn.step[a+1] > 0 {
 			fn.held[k] = true
-			any = true
+			found = true
 		}
 	}
-	return any
+	return found
 }
 
 // newtonTry is one attempt of newtonStep, with the contacts marked held fixed.

@@ -91,13 +91,14 @@ func (js *jointSolve) resize(op *operator) {
 // scratch (it is left at the candidate's velocity, or overwritten if there is none). If the
 // candidate is feasible and, on an island of rigid bodies, the rel_err it predicts
 // (predictedRelErr) is at most jointPredictSlack times relErr, the iterate's, it writes it into
-// alpha and x and reports true. It builds none when no loaded contact sticks: the candidate would then be a contact projection under the held friction,
-// which the loop runs anyway. Nor does it when no sticking contact couples its normal row to its
-// tangent rows (rowsCoupled: spheres, which roll): the coupling that slows the loop's two-block
-// iteration, and that the candidate exists for, is then absent, while its CG on a pile of a
-// thousand spheres cost five times the whole loop. Nor when a contact joins two deformable bodies
-// (softPair). It spends at most maxCG CG iterations (the work budget), building no
-// candidate if they do not suffice, and returns the CG iterations spent.
+// alpha and x and reports true. It builds none when no loaded contact sticks: the candidate
+// would then be a contact projection under the held friction, which the loop runs anyway. Nor
+// does it when no sticking contact couples its normal row to its tangent rows (rowsCoupled:
+// spheres, which roll): the coupling that slows the loop's two-block iteration, and that the
+// candidate exists for, is then absent, while its CG on a pile of a thousand spheres cost five
+// times the whole loop. Nor when a contact joins two deformable bodies (softPair). It spends at
+// most maxCG CG iterations (the work budget), building no candidate if they do not suffice, and
+// returns the CG iterations spent.
 func (js *jointSolve) candidate(op *operator, alpha, f, x, v []float64, maxCG int, relErr float64) (bool, int) {
 	js.op, js.v, js.cg, js.maxCG = op, v, 0, maxCG
 	js.ic.invalidate()
@@ -145,7 +146,7 @@ func (js *jointSolve) build(alpha, f, x []float64, bound float64) bool {
 			break
 		}
 	}
-	if !js.feasible(tol) || !(js.predictedRelErr() <= bound) {
+	if !js.feasible(tol) || !math.IsInf(bound, 1) && !(js.predictedRelErr() <= bound) {
 		return false
 	}
 	copy(alpha, ja)
