@@ -187,26 +187,17 @@ func (fp *frictionProjection) project(op *operator, alpha, f, v []float64, tg fr
 // have not met the target within newtonAfter(m) sweeps: dense Newton steps follow
 // (friction_newton.go), checked by a sweep after every second full step. A Newton step that
 // cannot lower the objective counts as a failure; after newtonFailures of them, or newtonSteps
-// steps, the sweeps go on alone. On an island with a reduced deformable body newtonFailures
-// failures first start a second run of failures whose steps are retried with the contacts they
-// pushed out of their discs held (holdOutward). On islands of rigid bodies, and on soft ones
-// before that, the retry cost more than it saved: Newton phases went on with short steps, each a
-// factorisation, where the sweeps finish cheaply (captured pile and topple islands: 25–64 % more
-// work; a deformable block landing on the ground gained 3·10⁻⁷ J in a step, where its bound is
-// 1.5·10⁻⁷ J).
+// steps, the sweeps go on alone.
 func (fp *frictionProjection) newtonPhase(f []float64, tg frictionTarget) (frictionWork, bool) {
-	failures, full, hold := 0, 0, false
+	failures, full := 0, 0
 	for steps := 0; steps < newtonSteps(fp.op.m) && failures < newtonFailures && fp.work.Sweeps < tg.maxSweeps && fp.passes() < tg.maxPasses; steps++ {
 		if fp.pastDeadline() {
 			return fp.work, true
 		}
-		switch fp.newtonStep(f, hold) {
+		switch fp.newtonStep(f) {
 		case newtonFailed:
 			failures++
 			full = 0
-			if failures == newtonFailures && !hold && !fp.op.allRigid {
-				hold, failures = true, 0
-			}
 		case newtonShort:
 			// A contact reached its rim or the step was halved: the classification changes, and
 			// Newton goes on from there before sweeps are spent.

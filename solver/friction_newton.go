@@ -47,15 +47,14 @@ type frictionNewton struct {
 	step []float64
 	perm []int
 	y    []float64
-	// slide marks the contacts moved along their rim; held those fixed where they are
-	// (holdOutward); at is the offset of a contact's variables in the reduced vector (−1: fixed,
-	// at zero unless held).
-	slide, held []bool
-	at          []int
-	base        []float64 // 2m: the iterate, sliding contacts put exactly on their rim
-	trial       []float64 // 2m: a candidate iterate
-	df          []float64 // 2m: trial − f
-	dir         []float64 // 2m: the columns of P, a 2-vector per contact (the rim tangent when sliding)
+	// slide marks the contacts moved along their rim; at is the offset of a contact's variables
+	// in the reduced vector (−1: fixed at zero).
+	slide []bool
+	at    []int
+	base  []float64 // 2m: the iterate, sliding contacts put exactly on their rim
+	trial []float64 // 2m: a candidate iterate
+	df    []float64 // 2m: trial − f
+	dir   []float64 // 2m: the columns of P, a 2-vector per contact (the rim tangent when sliding)
 }
 
 // resize sizes the scratch for op (nothing when the island is too large for dense steps).
@@ -72,9 +71,8 @@ func (fn *frictionNewton) resize(op *operator) {
 	fn.at = growI(fn.at, m)
 	if cap(fn.slide) < m {
 		fn.slide = make([]bool, m)
-		fn.held = make([]bool, m)
 	}
-	fn.slide, fn.held = fn.slide[:m], fn.held[:m]
+	fn.slide = fn.slide[:m]
 	fn.base = growF(fn.base, 2*m)
 	fn.trial = growF(fn.trial, 2*m)
 	fn.df = growF(fn.df, 2*m)
@@ -85,44 +83,8 @@ func (fn *frictionNewton) resize(op *operator) {
 // fp.v consistent), keeping f feasible and fp.v consistent. It reports how the step ended: the
 // full step taken, a shorter one (a contact reached its rim, a turn was bounded, or the step was
 // halved), or none that lowered the objective, and then f and fp.v are unchanged. Disc friction
-// only. With hold, a failed step is tried once more with the contacts it pushed out of their
-// discs held (holdOutward).
-func (fp *frictionProjection) newtonStep(f []float64, hold bool) newtonResult {
-	fn := &fp.newton
-	clear(fn.held)
-	res := fp.newtonTry(f)
-	if res == newtonFailed && hold && fp.holdOutward() {
-		res = fp.newtonTry(f)
-	}
-	return res
-}
-
-// holdOutward marks as held (fixed where they are) the free contacts on their rim whose last
-// Newton step pointed out of the disc, and reports whether there was one. Clipping such a
-// contact back onto its rim bends the step away from the Newton direction, and where the
-// Hessian couples it to its neighbours the bent step can rise for every step length (the
-// projected Newton method holds the bound variables its step would push out, as Bertsekas' does).
-// On a jelly block settling on its box, three such failures in a row sent two projections of
-// nine to 1,500–2,000 sweeps (TestFrictionNewtonHoldsContactsItPushesOut).
-func (fp *frictionProjection) holdOutward() bool {
-	op, fn := fp.op, &fp.newton
-	found := false
-	for k := 0; k < op.m; k++ {
-		a := fn.at[k]
-		if a < 0 || fn.slide[k] {
-			continue
-		}
-		b1, b2 := fn.base[2*k], fn.base[2*k+1]
-		if norm2(b1, b2) >= op.mu[k]*fp.alpha[k]*(1-stickMargin) && b1*fn.step[a]+b2*fn.step[a+1] > 0 {
-			fn.held[k] = true
-			found = true
-		}
-	}
-	return found
-}
-
-// newtonTry is one attempt of newtonStep, with the contacts marked held fixed.
-func (fp *frictionProjection) newtonTry(f []float64) newtonResult {
+// only.
+func (fp *frictionProjection) newtonStep(f []float64) newtonResult {
 	op, fn := fp.op, &fp.newton
 	m, n2, n3 := op.m, 2*op.m, 3*op.m
 	d, built := op.dense.matrix(op, fp.u)
@@ -136,7 +98,7 @@ func (fp *frictionProjection) newtonTry(f []float64) newtonResult {
 		f1, f2 := f[2*k], f[2*k+1]
 		fn.slide[k] = false
 		fn.base[2*k], fn.base[2*k+1] = f1, f2
-		if !(rad > 0) || fn.held[k] {
+		if !(rad > 0) {
 			fn.at[k] = -1
 			fn.dir[2*k], fn.dir[2*k+1] = 0, 0
 			continue
@@ -239,8 +201,6 @@ func (fp *frictionProjection) newtonTry(f []float64) newtonResult {
 		for k := 0; k < m; k++ {
 			a := fn.at[k]
 			switch {
-			case fn.held[k]:
-				fn.trial[2*k], fn.trial[2*k+1] = f[2*k], f[2*k+1]
 			case a < 0:
 				fn.trial[2*k], fn.trial[2*k+1] = 0, 0
 			case fn.slide[k]:

@@ -184,16 +184,3 @@ func TestFrictionNewtonOnJellyIslands(t *testing.T) {
 		}
 	}
 }
-
-// A jelly block settling on its box (testdata/settling_jelly_island.json: 20 contacts on one
-// 16-DoF body). Newton steps there pushed a free contact on its rim outwards; clipped back, the
-// step rose for every length, three such failures ended the Newton phase, and two of the nine
-// projections of the solve then swept 1,529 and 2,000 times (FrictionMaxSweeps), 3,712 sweeps in
-// all. With such contacts held for a retry after those failures (holdOutward) the solve takes under 600
-// sweeps, and its answer is checked as every game answer is (solveIslandChecked).
-func TestFrictionNewtonHoldsContactsItPushesOut(t *testing.T) {
-	_, res := solveIslandChecked(t, mustSolver(t, GameOptions()), readIslands(t, "testdata/settling_jelly_island.json")[0])
-	if st := res.Stats; st.FrictionSweeps > 600 {
-		t.Errorf("%d subsequences took %d friction sweeps, want ≤ 600", st.Iterations, st.FrictionSweeps)
-	}
-}

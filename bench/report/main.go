@@ -676,12 +676,15 @@ const tried = `## What we tried
   more work (the next steps' warm starts); not kept. Without any joint candidate: pile late
   islands −38 % but the arch +24 %, and a resting StVK block twists. No polishing candidate:
   replays −6 to −16 %, but earlier the pipeline's impact did 12–25 % more work; not kept.
-- Friction Newton steps retried with the rim contacts they push outwards held (kept on islands
-  with a reduced deformable body, after three failures): a settling jelly block's solve 3,712
-  sweeps → 244. From the first failure, or on rigid islands, it kept Newton phases going with
-  short factorised steps (captured pile and topple: 25–64 % more work), and a landing deformable
-  block gained 3·10⁻⁷ J in a step. Resuming the subspace rounds after three failures instead of
-  sweeping alone: jelly +4 %.
+- Friction Newton steps retried with the rim contacts they push outwards held, as projected
+  Newton methods hold bound variables (on islands with a reduced deformable body, after three
+  failures): a settling jelly block's solve 3,712 sweeps → 244, the jelly level's replayed
+  islands −12 % work, but the springboard's largest one-step energy rise went from 4.9·10⁻⁶ to
+  1.1·10⁻⁵ J, in four steps instead of one (1.9·10⁻⁵ J with those contacts moved along their rims
+  instead of held). From the first failure, or on rigid islands, it kept Newton phases going
+  with short factorised steps (captured pile and topple: 25–64 % more work), and a landing
+  deformable block gained 3·10⁻⁷ J in a step. Resuming the subspace rounds after three failures
+  instead of sweeping alone: jelly +4 %. Not kept.
 - Island order: workers take the awake islands largest first (kept): pile 100 with two workers,
   median 2.23 → 2.09 ms, p95 5.55 → 5.22 ms over five runs each; results bit-identical.
 `
