@@ -195,7 +195,7 @@ func TestJointPredictionBoundsTheNextRelErr(t *testing.T) {
 
 // On an island where spheres and capsules roll over boxes (testdata/rolling_pile_island.json),
 // the iterate that meets ε is not exact, and the joint candidate built from it predicts a
-// rel_err thousands of times the iterate's: it is refused, so no certifying subsequence is spent
+// rel_err far above the iterate's: it is refused, so no certifying subsequence is spent
 // on it and the loop ends at the iterate it keeps. The answer is checked as every game answer is
 // (solveIslandChecked).
 func TestJointRefusesPoorPolishingCandidates(t *testing.T) {
