@@ -522,7 +522,7 @@ func TestWindowInput(t *testing.T) {
 	play := func(input bool) levelReport {
 		t.Helper()
 		args := []string{"-scene", "stack", "-n", "10", "-throw-after", "60s",
-			"-screenshot", filepath.Join(t.TempDir(), "input.png"), "-screenshot-after", "4s"}
+			"-screenshot", filepath.Join(t.TempDir(), "input.png"), "-screenshot-after", "8s"}
 		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 		defer cancel()
 		cmd := exec.CommandContext(ctx, bin, args...)
@@ -560,7 +560,7 @@ func TestWindowInput(t *testing.T) {
 				case err := <-exited:
 					// A demo that ends before its window is found (a crash in the driver) says
 					// why on stderr.
-					t.Fatalf("the demo exited before its window was found under (400, 450): %v: %s", err, stderr.String())
+					t.Fatalf("the demo exited before the input was sent (window %#x seen under (400, 450)): %v: %s", first, err, stderr.String())
 				default:
 				}
 				time.Sleep(50 * time.Millisecond)
