@@ -421,22 +421,20 @@ func polyClosest(A, B *placedPoly, margin float64, out *Manifold) (touching bool
 // onlyA it looks at that shape's faces alone.
 func polyFaceAlong(A, B *placedPoly, ba, ab *frame, l mgl64.Vec3, only int) (isA bool, face int, sep float64, ok bool) {
 	best := faceContactCos
-	for i, f := range A.p.faces {
-		if only == onlyB {
-			break
-		}
-		if c := f.normal.Dot(l); c >= best {
-			v := ba.apply(B.p.verts[B.p.support(ba.invRotate(f.normal.Mul(-1)))])
-			isA, face, sep, ok, best = true, i, f.normal.Dot(v)-f.offset, true, c
+	if only != onlyB {
+		for i, f := range A.p.faces {
+			if c := f.normal.Dot(l); c >= best {
+				v := ba.apply(B.p.verts[B.p.support(ba.invRotate(f.normal.Mul(-1)))])
+				isA, face, sep, ok, best = true, i, f.normal.Dot(v)-f.offset, true, c
+			}
 		}
 	}
-	for j, f := range B.p.faces {
-		if only == onlyA {
-			break
-		}
-		if c := -ba.rotate(f.normal).Dot(l); c > best {
-			v := ab.apply(A.p.verts[A.p.support(ab.invRotate(f.normal.Mul(-1)))])
-			isA, face, sep, ok, best = false, j, f.normal.Dot(v)-f.offset, true, c
+	if only != onlyA {
+		for j, f := range B.p.faces {
+			if c := -ba.rotate(f.normal).Dot(l); c > best {
+				v := ab.apply(A.p.verts[A.p.support(ab.invRotate(f.normal.Mul(-1)))])
+				isA, face, sep, ok, best = false, j, f.normal.Dot(v)-f.offset, true, c
+			}
 		}
 	}
 	return isA, face, sep, ok

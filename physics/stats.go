@@ -37,14 +37,14 @@ type StepStats struct {
 	// rel_err met ε: MaxIters subsequences run, StallIters subsequences without a smaller rel_err
 	// (solver Options.StallIters: an island whose iterates circle, as a card house struck by
 	// falling blocks), the time budget (solver Options.TimeBudget), or a non-finite measure that
-	// ended the loop. (A friction projection stopped by FrictionMaxSweeps
-	// does not end the loop; it leaves an inexact iterate, and the loop then runs on to one of
-	// those bounds.) Such an island keeps the solver's answer — the best iterate, its contact
-	// projection exact — which may let bodies slide more than Coulomb's law allows but never
-	// interpenetrate further (docs/architecture.md, Graceful degradation). An island that fell
-	// back is counted in Fallbacks instead, whatever its rel_err, so with the "sp" method every
-	// solved island is exactly one of Converged, CutShort and Fallbacks. The baselines do not
-	// measure ε and never count here.
+	// ended the loop. (A friction projection stopped by FrictionMaxSweeps does not end the loop;
+	// it leaves an inexact iterate, and the loop then runs on to one of those bounds.) Such an
+	// island keeps the solver's answer — the best iterate, its contact projection exact — which
+	// may let bodies slide more than Coulomb's law allows but never interpenetrate further
+	// (docs/architecture.md, Graceful degradation). An island that fell back is counted in
+	// Fallbacks instead, whatever its rel_err, so with the "sp" method every solved island is
+	// exactly one of Converged, CutShort and Fallbacks. The baselines do not measure ε and never
+	// count here.
 	CutShort int
 	// BudgetCut counts those of CutShort that a budget stopped: the time budget or the work budget
 	// (solver Stats.BudgetHit, WorkHit); the others ran MaxIters subsequences, stalled (solver

@@ -180,7 +180,8 @@ type Options struct {
 // sticking solve, the settling of converged friction, the sharpening of sliding islands, the
 // friction projections' dissipation-gap target (FrictionGap = ε) and the stop of stalled loops
 // (StallIters), and without the warm-start check. Each of those six options documents why it is
-// off in the zero value (the paper's plain loop) and on here. Tests that check the solver as games run it use this.
+// off in the zero value (the paper's plain loop) and on here. Tests that check the solver as
+// games run it use this.
 func GameOptions() Options {
 	return Options{Method: MethodSP, Friction: Disc, Joint: true, Settle: true, Sharpen: true, SkipWarmCheck: true,
 		FrictionGap: defaultEpsilon, StallIters: gameStallIters}

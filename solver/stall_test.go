@@ -5,11 +5,11 @@ import "testing"
 // An island of the card house as the falling blocks strike it (testdata/
 // struck_card_house_circling.json: 102 contacts, impact scene seed 1, step 104), whose staggered
 // iterates circle 10²–10³·ε away from a fixed point. With MaxIters 100, as the runner solves, the
-// game's options must stop it early, StallIters subsequences after its smallest rel_err, reporting Stalled,
-// with an answer that is contact-exact (CheckContact), whose friction is feasible and does no
-// work along the slip (the repair of an unconverged answer), and whose step gains no energy
-// beyond what the contacts' biases put in (stepEnergyChange). The control: without the bound the
-// loop runs all 100 subsequences and does not converge either.
+// game's options must stop it early, StallIters subsequences after its smallest rel_err,
+// reporting Stalled, with an answer that is contact-exact (CheckContact), whose friction is
+// feasible and does no work along the slip (the repair of an unconverged answer), and whose step
+// gains no energy beyond what the contacts' biases put in (stepEnergyChange). The control:
+// without the bound the loop runs all 100 subsequences and does not converge either.
 func TestStalledLoopStopsWithADissipativeAnswer(t *testing.T) {
 	o := GameOptions()
 	o.MaxIters = 100
