@@ -38,18 +38,23 @@ func TestFramesTableWithoutXvfb(t *testing.T) {
 	}
 }
 
-// TestFramesTableJudgesTarget checks the table made of known reports: each level's figures in its
-// columns, the renderer named in the title, and the 16 ms target judged on the frame's median and
-// 95th percentile (a p95 of exactly 16 ms meets it).
+// TestFramesTableJudgesTarget checks the table made of known reports, three runs a level going
+// round the levels: each level's figures, the medians of its runs', in its columns, the range of
+// its frame p95s, the renderer named in the title, and the 16 ms target judged on the medians of
+// the frame's median and 95th percentile (a p95 of exactly 16 ms meets it).
 func TestFramesTableJudgesTarget(t *testing.T) {
 	saved := measureFrames
 	defer func() { measureFrames = saved }()
-	mk := func(scene string, median, p95 float64) frameReport {
+	mk := func(scene string, frames int, physics, median, p95 float64) frameReport {
 		return frameReport{Scene: scene, Level: "L " + scene, Throws: 1, Bodies: 15, Renderer: "llvmpipe (LLVM 15.0.6, 256 bits)",
-			Frames: 60, PhysicsMsMedian: 1.04, PhysicsMsP95: 2, RenderMsMedian: 3, RenderMsP95: 4, FrameMsMedian: median, FrameMsP95: p95}
+			Frames: frames, PhysicsMsMedian: physics, PhysicsMsP95: 2, RenderMsMedian: 3, RenderMsP95: 4, FrameMsMedian: median, FrameMsP95: p95}
 	}
 	measureFrames = func() ([]frameReport, error) {
-		return []frameReport{mk("cardhouse", 10, 16), mk("stack", 12, 30), mk("pyramid", 17, 40)}, nil
+		return []frameReport{
+			mk("cardhouse", 60, 1.04, 10, 16), mk("stack", 50, 1, 12, 30), mk("pyramid", 70, 1, 17, 40),
+			mk("cardhouse", 62, 5, 11, 33.3), mk("stack", 52, 1, 20, 12), mk("pyramid", 71, 1, 15, 15),
+			mk("cardhouse", 58, 0.5, 9, 12), mk("stack", 51, 1, 13, 17), mk("pyramid", 72, 1, 18, 16.5),
+		}, nil
 	}
 	tb, err := framesTable()
 	if err != nil {
@@ -59,9 +64,9 @@ func TestFramesTableJudgesTarget(t *testing.T) {
 		t.Errorf("title %q: want the reported renderer", tb.title)
 	}
 	want := [][]string{
-		{"L cardhouse", "cardhouse", "15", "60", "1.0", "2.0", "3.0", "4.0", "10.0", "16.0", "yes"},
-		{"L stack", "stack", "15", "60", "1.0", "2.0", "3.0", "4.0", "12.0", "30.0", "median only"},
-		{"L pyramid", "pyramid", "15", "60", "1.0", "2.0", "3.0", "4.0", "17.0", "40.0", "no"},
+		{"L cardhouse", "cardhouse", "15", "60", "1.0", "2.0", "3.0", "4.0", "10.0", "16.0", "12.0–33.3", "yes"},
+		{"L stack", "stack", "15", "51", "1.0", "2.0", "3.0", "4.0", "13.0", "17.0", "12.0–30.0", "median only"},
+		{"L pyramid", "pyramid", "15", "71", "1.0", "2.0", "3.0", "4.0", "17.0", "16.5", "15.0–40.0", "no"},
 	}
 	if len(tb.rows) != len(want) {
 		t.Fatalf("rows %v, want %v", tb.rows, want)
