@@ -83,10 +83,12 @@ type game struct {
 	contacts *contactLines
 	// showContacts draws contact points and normals (key C).
 	showContacts bool
-	// details shows the solver's figures on the status lines (key D).
-	details bool
-	sound   *impactSounds
-	plot    *hudPlot
+	// details shows the solver's figures on the status lines (key D); statusShown decides when
+	// the label shows them again (statusRefresh).
+	details     bool
+	statusShown statusRefresher
+	sound       *impactSounds
+	plot        *hudPlot
 	// record is the player's best stars per level, kept in store (nil: in memory only).
 	record starRecord
 	store  recordStore
@@ -575,7 +577,9 @@ func (g *game) frame(dt time.Duration) {
 	if sim, ok := physics.SimulationOf(g.sim.World); ok {
 		g.contacts.update(sim, g.showContacts)
 	}
-	setLabelText(g.label, g.status())
+	if text := g.status(); g.statusShown.due(dt, text) {
+		setLabelText(g.label, text)
+	}
 	g.layoutSplit(g.ui.width, g.ui.height)
 	g.plot.below(g.label)
 	if g.hudBottom() != g.ui.hudBottom {
