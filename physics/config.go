@@ -58,8 +58,9 @@ type Config struct {
 	// above what gravity adds in a step, |g|·h, or resting contacts may start to bounce.
 	RestitutionThreshold float64
 
-	// SleepTime is how long, s, every body of an island must stay below SleepLinear and
-	// SleepAngular before the island sleeps; 0 never sleeps. Default 0.5.
+	// SleepTime is how long, s, every body of an island (or of a part of one joined by touching
+	// contacts) must stay below SleepLinear and SleepAngular before it sleeps; 0 never sleeps.
+	// Default 0.5.
 	SleepTime float64
 	// SleepLinear (m/s) and SleepAngular (rad/s) are the speeds below which a body counts as at
 	// rest. Defaults 0.01 m/s and 0.035 rad/s (2°/s).

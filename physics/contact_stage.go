@@ -201,16 +201,21 @@ func (cs *contactStage) solve(in contactInput) (contactOutput, error) {
 	islandStart := time.Now()
 	nm := in.count()
 	cs.isl.reset(nm)
+	// A detached contact (sleeping_parts.go) joins no islands and belongs to its awake body's.
 	for k := range points {
-		if a, b := points[k].a.model, points[k].b.model; a >= 0 && b >= 0 {
+		if a, b := points[k].a.model, points[k].b.model; a >= 0 && b >= 0 && !in.detached(&points[k]) {
 			cs.isl.union(a, b)
 		}
 	}
 	st.islands = cs.isl.build(nm, len(points), func(k int) int {
-		if a := points[k].a.model; a >= 0 {
+		c := &points[k]
+		if in.detached(c) && in.asleep[c.a.model] {
+			return c.b.model
+		}
+		if a := c.a.model; a >= 0 {
 			return a
 		}
-		return points[k].b.model
+		return c.b.model
 	})
 	dofs := in.layout.DoFs()
 	cs.qdot = grow(cs.qdot, dofs)
@@ -504,6 +509,7 @@ func (wk *islandWorker) addContact(cs *contactStage, k int) {
 			b = max(c.gap-e, 0) / in.h
 		}
 	}
+	detached := in.detached(c)
 	bkin := 0.0 // the kinematic sides' normal velocity
 	var bt [2]float64
 	sides := [2]*contactSide{&c.a, &c.b}
@@ -513,7 +519,8 @@ func (wk *islandWorker) addContact(cs *contactStage, k int) {
 		if s == 0 {
 			sign = -1
 		}
-		if side.model >= 0 {
+		// A detached contact's sleeping side is at rest and counts as fixed.
+		if side.model >= 0 && !(detached && in.asleep[side.model]) {
 			blocks[s] = cs.block[side.model]
 			continue
 		}
@@ -535,7 +542,7 @@ func (wk *islandWorker) addContact(cs *contactStage, k int) {
 	con.BT = bt
 	dirs := [3]mgl64.Vec3{n, t1, t2}
 	for s, side := range sides {
-		if side.model < 0 {
+		if blocks[s] < 0 {
 			continue
 		}
 		rows, sign := wk.problem.RowsA(idx), -1.0

@@ -1,8 +1,9 @@
 package physics
 
 // islands splits the dynamic bodies into contact islands: two bodies share an island when a chain
-// of contacts between dynamic bodies joins them. Static and kinematic bodies never join two
-// islands, because only dynamic–dynamic contacts union. Island order, body order within an island
+// of contacts between dynamic bodies joins them (the contact stage leaves detached contacts out:
+// sleeping_parts.go). Static and kinematic bodies never join two islands, because only
+// dynamic–dynamic contacts union. Island order, body order within an island
 // and contact order within an island are all the order of first appearance, so the split is
 // deterministic. A warm islands value does not allocate.
 type islands struct {

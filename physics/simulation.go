@@ -27,6 +27,10 @@ type Simulation struct {
 	components []*RigidBody
 	entities   []ecs.Entity // per model, rigid then deformable: its entity
 	asleep     []bool       // per model: asleep at the start of the step (sleeping.go)
+	// part and restless are sleepRestingParts' scratch, per model; partSlept marks the models it
+	// put to sleep in the step.
+	part                []int
+	restless, partSlept []bool
 	// deformables and deformModels are the step's reduced deformable bodies, in query order: model
 	// len(models) + j is deformModels[j] (deformable.go). deformQuery is nil until the component
 	// is registered.
@@ -148,10 +152,21 @@ func (s *Simulation) Step(h float64, tick uint64) error {
 	}
 	s.collideDeformables(s.config.ContactMargin)
 	contactStart := time.Now()
-	out, err := s.contact.solve(contactInput{
+	in := contactInput{
 		h: h, models: s.models, deformables: s.deformModels, layout: &s.layout, qdotP: s.qdotP, asleep: s.asleep,
 		contacts: &s.contacts, config: &s.config, pool: s.pool,
-	})
+	}
+	out, err := s.contact.solve(in)
+	for err == nil && s.wakePressed(&out) {
+		// A detached contact pressed on a sleeping body: solve again with its island awake
+		// (sleeping_parts.go), until no such contact presses. Each round wakes an island, so the
+		// rounds end. The step's work counts every solve.
+		before := out.stats
+		out, err = s.contact.solve(in)
+		out.stats.iterations += before.iterations
+		out.stats.work += before.work
+		out.stats.islandTime += before.islandTime
+	}
 	// Even after an error, the islands that were solved keep their impulses.
 	s.collision.storeImpulses(&s.contacts, out.impulses)
 	s.storeDeformImpulses(out.impulses)

@@ -4,12 +4,12 @@ import "math"
 
 // Sleeping islands. An island whose bodies have all moved slower than Config.SleepLinear and
 // Config.SleepAngular for Config.SleepTime (a deformable's modes too: deformable_sleep.go) falls
-// asleep where it stands: its velocities are zeroed
-// and, from then on, its pairs keep their manifolds and impulses without a narrow phase and the
-// island is not solved. It wakes when an awake body joins it through a contact, when a kinematic
-// body touching it moves (or the game moves it), when one of its bodies loses every contact, or
-// when the game changes or pushes one of its bodies (RigidBody.wakeOrSleepByGame; the push
-// methods of forces.go clear Sleeping). A step that puts an island to sleep leaves its bodies at
+// asleep where it stands: its velocities are zeroed and, from then on, its pairs keep their
+// manifolds and impulses without a narrow phase and the island is not solved. Parts of an island
+// can sleep on their own (sleeping_parts.go). It wakes when an awake body joins it through a
+// contact (a detached one only if it presses), when a kinematic body touching it moves (or the
+// game moves it), when one of its bodies loses every contact, or when the game changes or pushes
+// one of its bodies (RigidBody.wakeOrSleepByGame; the push methods of forces.go clear Sleeping). A step that puts an island to sleep leaves its bodies at
 // the poses its contacts were found at, so the kept manifolds describe them exactly.
 
 // markSleepingIslands decides, before the solve, which islands stay asleep: those whose bodies all
@@ -50,6 +50,8 @@ func (cs *contactStage) markSleepingIslands(in *contactInput) int {
 // returns the number of bodies asleep afterwards.
 func (s *Simulation) advance(h float64, out *contactOutput, tick uint64) (sleeping int) {
 	isl := out.islands
+	s.partSlept = growBools(s.partSlept, len(s.models))
+	clear(s.partSlept)
 	for is := range out.outcomes {
 		bodies := isl.bodies[isl.bodyStart[is]:isl.bodyStart[is+1]]
 		if out.outcomes[is].sleeping {
@@ -65,7 +67,12 @@ func (s *Simulation) advance(h float64, out *contactOutput, tick uint64) (sleepi
 			continue
 		}
 		// An island still being pushed apart, or bouncing, is not at rest, whatever its velocities.
-		if s.comesToRest(h, bodies, out.qdot) && !out.outcomes[is].displaced() {
+		// One that is not at rest as a whole may still have parts that are (sleepRestingParts).
+		rests, displaced := s.comesToRest(h, bodies, out.qdot), out.outcomes[is].displaced()
+		if !rests && !displaced {
+			sleeping += s.sleepRestingParts(is, out)
+		}
+		if rests && !displaced {
 			for _, mi := range bodies {
 				if mi >= len(s.models) {
 					s.deformables[mi-len(s.models)].sleep()
@@ -78,6 +85,9 @@ func (s *Simulation) advance(h float64, out *contactOutput, tick uint64) (sleepi
 		}
 		scale := s.rotationScale(h, bodies, out.qdot)
 		for _, mi := range bodies {
+			if mi < len(s.models) && s.partSlept[mi] {
+				continue // fell asleep with its part: left where its contacts were found
+			}
 			var shift []float64
 			if out.outcomes[is].displaced() {
 				shift = s.layout.Span(out.shift, mi)
