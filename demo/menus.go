@@ -309,7 +309,9 @@ func (g *game) showResult() {
 	g.recordResult()
 }
 
-// updateHUDStars shows the stars a win would earn now beside the HUD line.
+// updateHUDStars shows the stars a win would earn now beside the HUD line. It runs every frame, so
+// the label is set only when its stars change (setLabelText): set every frame, it was redrawn,
+// uploaded and its mipmaps regenerated every frame, about 1 ms of a frame's render under llvmpipe.
 func (g *game) updateHUDStars() {
 	if g.prog == nil || g.lastErr != nil {
 		g.ui.hudStars.SetVisible(false)
@@ -319,7 +321,7 @@ func (g *game) updateHUDStars() {
 	if g.prog.state == playing {
 		n = g.prog.starsInReach()
 	}
-	g.ui.hudStars.SetText(starIcons(n))
+	setLabelText(g.ui.hudStars, starIcons(n))
 	g.ui.hudStars.SetPosition(g.label.Position().X+g.label.Width()+8, g.label.Position().Y)
 	g.ui.hudStars.SetVisible(true)
 }
