@@ -13,6 +13,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/stagger-physics/stagger/demo/web"
 )
 
 // frameTargetMs is the frame time every level must keep while its bodies move: 60 frames a second.
@@ -130,7 +132,7 @@ func byLevel(reports []frameReport) []levelFigures {
 	var out []levelFigures
 	for _, scene := range order {
 		rs := runs[scene]
-		m := func(field func(frameReport) float64) float64 { return median(collect(rs, field)) }
+		m := func(field func(frameReport) float64) float64 { return web.MedianMs(collect(rs, field)) }
 		f := levelFigures{frameReport: rs[0], frameP95s: collect(rs, func(r frameReport) float64 { return r.FrameMsP95 })}
 		f.Frames = int(m(func(r frameReport) float64 { return float64(r.Frames) }))
 		f.PhysicsMsMedian = m(func(r frameReport) float64 { return r.PhysicsMsMedian })
@@ -138,7 +140,7 @@ func byLevel(reports []frameReport) []levelFigures {
 		f.RenderMsMedian = m(func(r frameReport) float64 { return r.RenderMsMedian })
 		f.RenderMsP95 = m(func(r frameReport) float64 { return r.RenderMsP95 })
 		f.FrameMsMedian = m(func(r frameReport) float64 { return r.FrameMsMedian })
-		f.FrameMsP95 = median(f.frameP95s)
+		f.FrameMsP95 = web.MedianMs(f.frameP95s)
 		out = append(out, f)
 	}
 	return out

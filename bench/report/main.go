@@ -309,7 +309,7 @@ func sceneTable(runs []sceneRun) (table, map[string]headless.Result, error) {
 		medians := collect(rs, func(r headless.Result) float64 { return r.MsMedian })
 		p95s := collect(rs, func(r headless.Result) float64 { return r.MsP95 })
 		res := rs[0]
-		res.MsMedian, res.MsP95 = median(medians), median(p95s)
+		res.MsMedian, res.MsP95 = web.MedianMs(medians), web.MedianMs(p95s)
 		results[runKey(sc.Name, p.N, r.seconds)] = res
 		t.rows = append(t.rows, []string{sc.Name, strconv.Itoa(p.N), g(r.seconds), strconv.Itoa(res.Bodies), g(res.ContactsMean),
 			g(res.MsMedian), spread(medians, g), g(res.MsP95), spread(p95s, g), g(res.ItersMean), g(res.ConvergedFrac),
@@ -389,8 +389,8 @@ func bulletTable(stagger map[string]headless.Result) (table, error) {
 				return t, fmt.Errorf("bullet: scene %s: %w", sc.Name, err)
 			}
 			b := bs[0]
-			bMedian := median(collect(bs, func(r bullet.Result) float64 { return r.MsMedian }))
-			bP95 := median(collect(bs, func(r bullet.Result) float64 { return r.MsP95 }))
+			bMedian := web.MedianMs(collect(bs, func(r bullet.Result) float64 { return r.MsMedian }))
+			bP95 := web.MedianMs(collect(bs, func(r bullet.Result) float64 { return r.MsP95 }))
 			row[3], row[6], row[7], row[11] = strconv.Itoa(b.Bodies), g(bMedian), g(bP95), g(b.MaxPenetration)
 			if haveStagger {
 				row[8], row[9] = g(s.MsMedian/bMedian), g(s.MsP95/bP95)

@@ -12,21 +12,6 @@ import (
 // machine touches every level alike.
 const runRepeats = 3
 
-// median returns the median of xs (the mean of the middle two for an even count), leaving xs in
-// its order; 0 for none.
-func median(xs []float64) float64 {
-	if len(xs) == 0 {
-		return 0
-	}
-	s := slices.Clone(xs)
-	slices.Sort(s)
-	n := len(s)
-	if n%2 == 1 {
-		return s[n/2]
-	}
-	return (s[n/2-1] + s[n/2]) / 2
-}
-
 // spread formats the smallest and largest of xs with format f, as "min–max".
 func spread(xs []float64, f func(float64) string) string {
 	if len(xs) == 0 {
