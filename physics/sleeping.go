@@ -9,8 +9,9 @@ import "math"
 // can sleep on their own (sleeping_parts.go). It wakes when an awake body joins it through a
 // contact (a detached one only if it presses), when a kinematic body touching it moves (or the
 // game moves it), when one of its bodies loses every contact, or when the game changes or pushes
-// one of its bodies (RigidBody.wakeOrSleepByGame; the push methods of forces.go clear Sleeping). A step that puts an island to sleep leaves its bodies at
-// the poses its contacts were found at, so the kept manifolds describe them exactly.
+// one of its bodies (RigidBody.wakeOrSleepByGame; the push methods of forces.go clear Sleeping).
+// A step that puts an island to sleep leaves its bodies at the poses its contacts were found at,
+// so the kept manifolds describe them exactly.
 
 // markSleepingIslands decides, before the solve, which islands stay asleep: those whose bodies all
 // slept at the start of the step (in.asleep) and none of whose contacts involves a kinematic body
