@@ -21,6 +21,26 @@ func spawnShape(t *testing.T, w *ecs.World, shape collide.Shape, p mgl64.Vec3, m
 	return e
 }
 
+// boxShape returns a box of half-extents half.
+func boxShape(t *testing.T, half mgl64.Vec3) *collide.Box {
+	t.Helper()
+	b, err := collide.NewBox(half)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// sphereShape returns a sphere of radius r.
+func sphereShape(t *testing.T, r float64) *collide.Sphere {
+	t.Helper()
+	sp, err := collide.NewSphere(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sp
+}
+
 // A ball rolls along a resting block 1 cm from its side, inside the contact margin, touching
 // nothing: the block falls asleep after SleepTime, where it stands, while the ball rolls on
 // (sleeping_parts.go). Joined to the ball's island by their speculative contact, it was kept
@@ -28,16 +48,8 @@ func spawnShape(t *testing.T, w *ecs.World, shape collide.Shape, p mgl64.Vec3, m
 func TestRestingPartSleepsBesideARollingBall(t *testing.T) {
 	app := newTestApp(t, 0.01, DefaultConfig())
 	spawnGround(t, app.World, mgl64.Vec3{0, 0, 1}, 0.8)
-	slab, err := collide.NewBox(mgl64.Vec3{2, 0.25, 0.25})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ballShape, err := collide.NewSphere(0.2)
-	if err != nil {
-		t.Fatal(err)
-	}
-	block := spawnShape(t, app.World, slab, mgl64.Vec3{0, 0, 0.25}, 0.8)
-	ball := spawnShape(t, app.World, ballShape, mgl64.Vec3{-1.5, 0.25 + 0.2 + 0.01, 0.2}, 0.8)
+	block := spawnShape(t, app.World, boxShape(t, mgl64.Vec3{2, 0.25, 0.25}), mgl64.Vec3{0, 0, 0.25}, 0.8)
+	ball := spawnShape(t, app.World, sphereShape(t, 0.2), mgl64.Vec3{-1.5, 0.25 + 0.2 + 0.01, 0.2}, 0.8)
 	b, _ := ecs.Get[RigidBody](app.World, ball)
 	b.LinearVelocity = mgl64.Vec3{0.5, 0, 0}
 	b.AngularVelocity = mgl64.Vec3{0, 0.5 / 0.2, 0} // rolling
@@ -76,16 +88,8 @@ func TestRestingPartSleepsBesideARollingBall(t *testing.T) {
 func TestPressedSleeperWakesWithinTheStep(t *testing.T) {
 	app := newTestApp(t, 0.01, DefaultConfig())
 	spawnGround(t, app.World, mgl64.Vec3{0, 0, 1}, 0)
-	cube, err := collide.NewBox(mgl64.Vec3{0.25, 0.25, 0.25})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ballShape, err := collide.NewSphere(0.25)
-	if err != nil {
-		t.Fatal(err)
-	}
-	block := spawnShape(t, app.World, cube, mgl64.Vec3{0, 0, 0.25}, 0)
-	ball := spawnShape(t, app.World, ballShape, mgl64.Vec3{-1, 0, 0.25}, 0)
+	block := spawnShape(t, app.World, boxShape(t, mgl64.Vec3{0.25, 0.25, 0.25}), mgl64.Vec3{0, 0, 0.25}, 0)
+	ball := spawnShape(t, app.World, sphereShape(t, 0.25), mgl64.Vec3{-1, 0, 0.25}, 0)
 	stepUntilAsleep(t, app, 2, 200)
 	bb, _ := ecs.Get[RigidBody](app.World, ball)
 	// Faster than 1 cm a step, so that the ball closes the last of the gap within a step and
@@ -125,20 +129,12 @@ func TestPressedSleeperWakesItsDeformableSupport(t *testing.T) {
 	app := newTestApp(t, 0.01, DefaultConfig())
 	spawnGround(t, app.World, mgl64.Vec3{0, 0, 1}, 0.8)
 	_, soft := spawnBlock(t, app.World, mgl64.Vec3{0, 0, blockHalf}, 4)
-	cube, err := collide.NewBox(mgl64.Vec3{0.1, 0.1, 0.1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ballShape, err := collide.NewSphere(0.05)
-	if err != nil {
-		t.Fatal(err)
-	}
-	box := spawnShape(t, app.World, cube, mgl64.Vec3{0, 0, 2*blockHalf + 0.1}, 0.8)
+	box := spawnShape(t, app.World, boxShape(t, mgl64.Vec3{0.1, 0.1, 0.1}), mgl64.Vec3{0, 0, 2*blockHalf + 0.1}, 0.8)
 	ball := NewDynamic(mgl64.Vec3{-1, 0, 2*blockHalf + 0.1}, 1000)
 	if err := ball.SetGravityScale(0); err != nil { // it flies level into the box
 		t.Fatal(err)
 	}
-	ballE, err := Spawn(app.World, ball, Collider{Shape: ballShape})
+	ballE, err := Spawn(app.World, ball, Collider{Shape: sphereShape(t, 0.05)})
 	if err != nil {
 		t.Fatal(err)
 	}
