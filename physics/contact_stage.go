@@ -38,6 +38,8 @@ type contactStage struct {
 	// epsilon is the configured solver's ε (its default filled in), which rel_err is measured
 	// against in contactStats.maxErrRatio.
 	epsilon float64
+	// kept holds the previous solve's answers while a re-solve reuses them (keepUntouched).
+	kept keptAnswers
 }
 
 // contactInput is what the contact stage reads in one step. The stage keeps none of it past the
@@ -63,6 +65,11 @@ type contactInput struct {
 	// pool's helpers share the islands with the calling goroutine (nil: it solves them alone), at
 	// most one per worker the stage was made with, beyond the first.
 	pool *workerPool
+	// woken is nil, or it marks per model the bodies woken since the stage's previous solve of
+	// the same step (Simulation.wakePressed), which this solve repeats: an island with none of
+	// them is the previous solve's island, with the same problem, and keeps its answer
+	// (keepUntouched).
+	woken []bool
 }
 
 // contactOutput is what the contact stage returns of one step. Its slices and islands are the
@@ -124,6 +131,9 @@ type islandOutcome struct {
 	// bounced: some of the island's contacts bounced (restitution.go), and contactStage.shift
 	// holds the displacement h(q̇ₛ − q̇ᵗ⁺¹) that moves its bodies with the first solve's velocity.
 	bounced bool
+	// kept: a re-solve of the step took this outcome and the island's answers from the solve
+	// before it (keepUntouched); its work was counted there.
+	kept bool
 	// failed is the refusal of the island's problem (a *solver.InputError, or a contact beyond
 	// MaxMassRatio: *massRatioError): the island was not solved, and its bodies are held for the
 	// step (failed.go).
@@ -177,6 +187,9 @@ type contactStats struct {
 // solve solves the contacts of the step. On an error (an island's problem was malformed) the
 // output still holds what the other islands' solves found.
 func (cs *contactStage) solve(in contactInput) (contactOutput, error) {
+	if in.woken != nil {
+		cs.kept.save(cs) // before the buffers are rebuilt
+	}
 	var st contactStats
 	st.minGap = math.Inf(1)
 	points := in.contacts.points
@@ -228,6 +241,9 @@ func (cs *contactStage) solve(in contactInput) (contactOutput, error) {
 	cs.outcomes = cs.outcomes[:st.islands]
 	st.sleeping = cs.markSleepingIslands(&in)
 	st.islands -= st.sleeping
+	if in.woken != nil {
+		cs.keepUntouched(&in)
+	}
 	cs.orderIslands()
 	st.islandTime = time.Since(islandStart)
 	cs.in = in
@@ -259,8 +275,10 @@ func (cs *contactStage) solve(in contactInput) (contactOutput, error) {
 			continue
 		}
 		// Sums and maxima do not depend on the order the workers finished in.
-		st.iterations += o.iterations
-		st.work += o.work
+		if !o.kept {
+			st.iterations += o.iterations
+			st.work += o.work
+		}
 		st.maxRelErr = max(st.maxRelErr, o.relErr)
 		st.maxResidual = max(st.maxResidual, o.residual)
 		if o.converged {
@@ -301,15 +319,15 @@ func (cs *contactStage) work(w int) {
 	}
 }
 
-// orderIslands lists the awake islands in cs.order, those with the most contacts first (ties in
-// island order). Workers take islands in this order, so that the largest solves start first and
-// the small ones fill the gaps, instead of a large island found last leaving the other workers
-// idle while it runs. Each island's solve is independent of which worker runs it and when, so
+// orderIslands lists the awake islands to solve (not kept) in cs.order, those with the most
+// contacts first (ties in island order). Workers take islands in this order, so that the largest
+// solves start first and the small ones fill the gaps, instead of a large island found last
+// leaving the other workers idle while it runs. Each island's solve is independent of which worker runs it and when, so
 // the order changes no result.
 func (cs *contactStage) orderIslands() {
 	cs.order = cs.order[:0]
 	for is := range cs.outcomes {
-		if !cs.outcomes[is].sleeping {
+		if o := &cs.outcomes[is]; !o.sleeping && !o.kept {
 			cs.order = append(cs.order, is)
 		}
 	}

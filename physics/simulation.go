@@ -27,6 +27,8 @@ type Simulation struct {
 	components []*RigidBody
 	entities   []ecs.Entity // per model, rigid then deformable: its entity
 	asleep     []bool       // per model: asleep at the start of the step (sleeping.go)
+	// woken marks per model the bodies that wakePressed woke for the contact stage's re-solve.
+	woken []bool
 	// part and restless are sleepRestingParts' scratch, per model; partSlept marks the models it
 	// put to sleep in the step.
 	part                []int
@@ -160,8 +162,10 @@ func (s *Simulation) Step(h float64, tick uint64) error {
 	for err == nil && s.wakePressed(&out) {
 		// A detached contact pressed on a sleeping body: solve again with its island awake
 		// (sleeping_parts.go), until no such contact presses. Each round wakes an island, so the
-		// rounds end. The step's work counts every solve.
+		// rounds end; the islands the woken bodies do not join keep their answers
+		// (resolve_kept.go). The step's work counts every solve.
 		before := out.stats
+		in.woken = s.woken
 		out, err = s.contact.solve(in)
 		out.stats.iterations += before.iterations
 		out.stats.work += before.work

@@ -37,12 +37,17 @@ func (in *contactInput) detached(c *contactPoint) bool {
 }
 
 // wakePressed wakes the sleeping islands of the detached contacts that the step's solve, out,
-// pressed on (a positive normal impulse), marking their bodies awake for the step as well, and
-// reports whether it woke any: the contacts must then be solved again.
+// pressed on (a positive normal impulse), marking their bodies awake for the step as well and in
+// s.woken, and reports whether it woke any: the contacts must then be solved again.
 func (s *Simulation) wakePressed(out *contactOutput) bool {
 	points := s.contacts.points
 	isl := out.islands
 	woke := false
+	if cap(s.woken) < len(s.asleep) {
+		s.woken = make([]bool, len(s.asleep))
+	}
+	s.woken = s.woken[:len(s.asleep)]
+	clear(s.woken)
 	for k := range points {
 		c := &points[k]
 		if !(out.impulses[k].normal > 0) || !detached(c, s.asleep, len(s.models), s.config.RestingGap) {
@@ -67,6 +72,9 @@ func (s *Simulation) wakePressed(out *contactOutput) bool {
 // wakeModel marks model mi, rigid or deformable, awake for the step and from now on.
 func (s *Simulation) wakeModel(mi int) {
 	s.asleep[mi] = false
+	if mi < len(s.woken) {
+		s.woken[mi] = true
+	}
 	if mi < len(s.models) {
 		s.components[mi].wake()
 		return

@@ -7,6 +7,7 @@ import (
 	"github.com/go-gl/mathgl/mgl64"
 	"github.com/stagger-physics/stagger/collide"
 	"github.com/stagger-physics/stagger/ecs"
+	"github.com/stagger-physics/stagger/solver"
 )
 
 // spawnShape adds a dynamic body of density 1000 with shape at p, friction mu, and returns it.
@@ -164,4 +165,49 @@ func TestPressedSleeperWakesItsDeformableSupport(t *testing.T) {
 		}
 	}
 	t.Error("the ball never moved the box")
+}
+
+// The same collision with a box sliding on its own far away: the step whose solve presses on the
+// sleeping block solves the ball's island again with the block awake, and keeps the sliding box's
+// island from the first solve (resolve_kept.go) instead of solving it twice. Counted through the
+// problems handed to the solver: two in the first solve, one in the second. The kept answer is
+// the one a second solve would give: the box slides on at its speed, unchanged to rounding.
+func TestResolveKeepsUntouchedIslands(t *testing.T) {
+	app := newTestApp(t, 0.01, DefaultConfig())
+	spawnGround(t, app.World, mgl64.Vec3{0, 0, 1}, 0)
+	block := spawnShape(t, app.World, boxShape(t, mgl64.Vec3{0.25, 0.25, 0.25}), mgl64.Vec3{0, 0, 0.25}, 0)
+	ball := spawnShape(t, app.World, sphereShape(t, 0.25), mgl64.Vec3{-1, 0, 0.25}, 0)
+	slider := spawnShape(t, app.World, boxShape(t, mgl64.Vec3{0.25, 0.25, 0.25}), mgl64.Vec3{0, 3, 0.25}, 0)
+	const vs = 0.5
+	sb, _ := ecs.Get[RigidBody](app.World, slider)
+	sb.LinearVelocity = mgl64.Vec3{0, vs, 0}
+	stepUntilAsleep(t, app, 2, 200)
+	bb, _ := ecs.Get[RigidBody](app.World, ball)
+	bb.LinearVelocity = mgl64.Vec3{1.7, 0, 0}
+	solves := 0
+	testProblemHook = func(*solver.Problem) { solves++ }
+	defer func() { testProblemHook = nil }()
+	met := false
+	for i := 0; i < 100; i++ {
+		before := bodyOf(t, app.World, block)
+		solves = 0
+		if err := app.StepFixed(); err != nil {
+			t.Fatal(err)
+		}
+		if bl := bodyOf(t, app.World, block); bl.LinearVelocity[0] > 0 && before.LinearVelocity[0] == 0 {
+			met = true
+			if !before.Sleeping {
+				t.Fatal("the block was not asleep when the ball met it; the test needs it asleep")
+			}
+			if solves != 3 {
+				t.Errorf("step %d: %d island problems solved, want 3 (the ball's and the slider's, then the ball's with the block)", i, solves)
+			}
+		}
+		if v := bodyOf(t, app.World, slider).LinearVelocity; math.Abs(v[1]-vs) > 1e-9 || math.Abs(v[0]) > 1e-9 {
+			t.Fatalf("step %d: the slider moves at %v, want (0, %g, 0)", i, v, vs)
+		}
+	}
+	if !met {
+		t.Error("the ball never moved the block")
+	}
 }
