@@ -106,8 +106,8 @@ func (fp *frictionProjection) newtonStep(f []float64) newtonResult {
 	// soft block's contacts on one face) the bent step raised the objective at every length, the
 	// Newton phase failed and sweeps ran on for thousands; so on an island with a reduced
 	// deformable body such a contact is pinned to its rim (moved along it) and the step solved
-	// again. On islands of rigid bodies pinning made the pile and the struck card house 7–15 %
-	// slower: they clip.
+	// again. On islands of rigid bodies it moved the work by −6 to +15 % over pile seeds, 0 to
+	// +14 % over impact seeds and +17 % on the topple: they clip.
 	for {
 		nv := fp.newtonSystem(f, d, n3)
 		if nv == 0 {
