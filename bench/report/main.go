@@ -406,7 +406,7 @@ func bulletTable(stagger map[string]headless.Result) (table, error) {
 		"btSequentialImpulseConstraintSolver with its default 10 iterations, one internal step of dt per step) on each scene "+
 		"as the runner builds it, with stagger's sleeping thresholds and contact material rules; shapes and masses are mapped "+
 		"as bench/bullet/doc.go describes. stagger's figures are the scene table's (default configuration, %d workers), "+
-		"medians of its runs; Bullet's are the medians of %d runs of each case. Ratio is stagger's time over Bullet's. Spheres at n 1000 is timed in Bullet only: stagger takes 0.3–0.75 s a step "+
+		"medians of its runs; Bullet's are the medians of %d runs of each case. Ratio is stagger's time over Bullet's. Spheres at n 1000 is timed in Bullet only: stagger takes 0.2–0.7 s a step "+
 		"there, too long for this report.", h.Version, bullet.PkgConfigPackage, runtime.NumCPU(), runRepeats)
 	for _, u := range unsupported {
 		t.note += " " + u + "."
@@ -720,15 +720,18 @@ const tried = `## What we tried
   more work (the next steps' warm starts); not kept. Without any joint candidate: pile late
   islands −38 % but the arch +24 %, and a resting StVK block twists. No polishing candidate:
   replays −6 to −16 %, but earlier the pipeline's impact did 12–25 % more work; not kept.
-- Friction Newton steps retried with the rim contacts they push outwards held, as projected
-  Newton methods hold bound variables (on islands with a reduced deformable body, after three
-  failures): a settling jelly block's solve 3,712 sweeps → 244, the jelly level's replayed
-  islands −12 % work, but the springboard's largest one-step energy rise went from 4.9·10⁻⁶ to
-  1.1·10⁻⁵ J, in four steps instead of one (1.9·10⁻⁵ J with those contacts moved along their rims
-  instead of held). From the first failure, or on rigid islands, it kept Newton phases going
-  with short factorised steps (captured pile and topple: 25–64 % more work), and a landing
-  deformable block gained 3·10⁻⁷ J in a step. Resuming the subspace rounds after three failures
-  instead of sweeping alone: jelly +4 %. Not kept.
+- Friction Newton steps with the rim contacts they push out of their discs pinned to their rims
+  (kept on islands with a reduced deformable body; solver/friction_newton.go): each step is
+  solved again with such contacts moved along their rims before its step-length search, where
+  clipping them back had bent the step along the near-null directions of a soft block's face
+  contacts until no length lowered the objective. A settling jelly block's solve 3,712 → 235
+  sweeps; work: jelly (2 blocks, 3 s) −18 %, jelly (20 s) −15 %, springboard −35 %; the
+  springboard's largest one-step energy rise 4.9·10⁻⁶ → 5.4·10⁻⁶ J. On rigid islands too, the
+  work moved by −6 to +15 % on three pile seeds, 0 to +14 % on three impact seeds and +17 % on
+  the topple, so they clip. Tried before it
+  and not kept: the contacts held, or moved along their rims, only after three failed steps (the
+  springboard's rise 1.1·10⁻⁵ and 1.9·10⁻⁵ J; on rigid islands the captured pile and topple did
+  25–64 % more work).
 - Island order: workers take the awake islands largest first (kept): pile 100 with two workers,
   median 2.23 → 2.09 ms, p95 5.55 → 5.22 ms over five runs each; results bit-identical.
 - Joint sticking solve, the loop's starting candidate deferred where the first subsequence came
@@ -749,6 +752,30 @@ const tried = `## What we tried
   median step 3.56 → 3.20 ms (mean over seeds; six of eight faster), work −2 %; the settled
   steps (3–4 s) of seeds 1–3 did 14k, 1.1k and 0.9k contact updates at the median instead of
   33k, 8.3k and 9.4k. Impact, topple, jelly, springboard, card house: the same work within 1 %.
+- A re-solve after a pressed sleeper keeps the answers of the islands that no woken body joins
+  (kept; physics/resolve_kept.go): results bit-identical (runner hashes of pile seeds 1–5 and 7,
+  impact, topple, archimpact, jelly, spheres 200), the pile's work −3 to −4 %, all of it in the
+  16 or so re-solved steps of a 4 s run.
+- Contact projection, the active rows solved directly (pivoted Cholesky of the dense normal rows
+  on islands of up to 160 contacts, once the solve's CG had run m iterations): impact seed 3 −20 %
+  work, seed 1 +61 %, the topple +20 %, and the jelly scene's largest one-step energy rise 0 →
+  9.5·10⁻⁶ J. Not kept. On the impact's collapse islands (about 108 contacts, 40 subsequences) a
+  projection calls the subspace solve about 11 times at about 7 CG iterations a call: finding the
+  active set is the cost, not the linear solves.
+- Settling converged answers whose friction lies outside its set after the final contact
+  projection, as settleFriction settles friction that pushes along the slip: in 13 % of the pile's
+  converged solves (4 s) some contact carries friction beyond μα by more than 0.1 %, up to the
+  whole impulse at a contact the projection released. The count halved, not to zero, and the work
+  moved by −7 to +15 % over pile, impact, jelly and topple. Not kept.
+- The 1,000-sphere pile (one island of about 2,900 contacts; 30–36 subsequences a solve, rel_err
+  falling by about 0.88 a subsequence, each with about 60 contact CG iterations and 40 friction
+  passes; median 201 ms, p95 678 ms over 4 s): Anderson depth 15 or 30 instead of 5, work within
+  2 %; ε 10⁻³ or 10⁻² (runs in pairs, 1.5 s), median 116 or 81 ms against 182; a work budget of
+  300k or 1M contact updates a solve, median 298 or 181 ms and p95 8.8 or 1.0 s over 2 s (cut
+  answers warm-start the next steps worse, and the final contact projections are never cut); the
+  joint candidate built without its test that a sticking contact's own rows couple (a sphere's do
+  not), +25 % work. PGS takes 11 ms a step on the same pile. None kept: reaching 20 ms needs a
+  different outer iteration than the staggered one on such islands.
 `
 
 // cpuModel returns the CPU's model name from /proc/cpuinfo, or "unknown CPU".
