@@ -291,8 +291,11 @@ func checkFrameTimes(t *testing.T, level []string, r levelReport) {
 	switch {
 	case s.Frames < 5:
 		t.Errorf("%v: %d frames in the 2.5 s after the throw", level, s.Frames)
-	case !(s.PhysicsMsMedian > 0) || !(s.RenderMsMedian > 0):
-		t.Errorf("%v: %+v; want physics and render time in every frame", level, s)
+	case !(s.PhysicsMsP95 > 0) || !(s.RenderMsMedian > 0):
+		// A frame runs the fixed steps that fell due in it, so where frames take less than a
+		// step (10 ms) most run none and the physics median is 0; a frame under llvmpipe takes
+		// about 2 ms or more, so at least a fifth of them step.
+		t.Errorf("%v: %+v; want render time in every frame and physics time in the frames that step", level, s)
 	case s.FrameMsMedian > s.FrameMsP95 || s.PhysicsMsMedian > s.PhysicsMsP95 || s.RenderMsMedian > s.RenderMsP95:
 		t.Errorf("%v: %+v; a median above its 95th percentile", level, s)
 	case s.PhysicsMsMedian > s.FrameMsP95 || s.RenderMsMedian > s.FrameMsP95:
