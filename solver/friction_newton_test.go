@@ -159,7 +159,17 @@ func (ci *capturedIsland) build(p *Problem) {
 // and passes in all where block Gauss–Seidel alone spent over twenty thousand sweeps on each
 // stacked pair.
 func TestFrictionNewtonOnJellyIslands(t *testing.T) {
-	islands := readIslands(t, "testdata/jelly_islands.json")
+	solveCapturedIslands(t, "testdata/jelly_islands.json", 3000)
+}
+
+// solveCapturedIslands solves each island of file whole with the game's options: each must
+// converge and certify its answer contact-exact through the independent checker (the staggered
+// loop's last projection is the contact one; friction is ε-converged, which the solver's own
+// stopping test certifies), with its friction projections spending at most maxPasses sweeps and
+// passes in all.
+func solveCapturedIslands(t *testing.T, file string, maxPasses int) {
+	t.Helper()
+	islands := readIslands(t, file)
 	s := mustSolver(t, GameOptions())
 	for _, ci := range islands {
 		var p Problem
@@ -173,14 +183,12 @@ func TestFrictionNewtonOnJellyIslands(t *testing.T) {
 		if !st.Converged || !st.ContactExact {
 			t.Errorf("step %d: converged %v, contact-exact %v", ci.Step, st.Converged, st.ContactExact)
 		}
-		// Contact-exact (the staggered loop's last projection is the contact one); friction is
-		// ε-converged, which the solver's own stopping test certifies.
 		rep := CheckContact(&p, res.Alpha, res.Friction, res.Qdot)
 		if rep.ContactPrimal > 1e-9 || rep.Complementarity > 1e-9 || rep.VelocityMismatch > 1e-9 {
 			t.Errorf("step %d: %v", ci.Step, rep)
 		}
-		if passes := st.FrictionSweeps + st.FrictionCG; passes > 3000 {
-			t.Errorf("step %d: friction projections took %d sweeps and %d passes, want ≤ 3000 in all", ci.Step, st.FrictionSweeps, st.FrictionCG)
+		if passes := st.FrictionSweeps + st.FrictionCG; passes > maxPasses {
+			t.Errorf("step %d: friction projections took %d sweeps and %d passes, want ≤ %d in all", ci.Step, st.FrictionSweeps, st.FrictionCG, maxPasses)
 		}
 	}
 }
@@ -194,25 +202,5 @@ func TestFrictionNewtonOnJellyIslands(t *testing.T) {
 // (pinLeaving) keeps the Newton steps descending: each solve must converge, be contact-exact by the
 // independent checker, and spend at most 1,000 friction sweeps and passes.
 func TestFrictionNewtonOnRestingSoftBlock(t *testing.T) {
-	islands := readIslands(t, "testdata/resting_soft_block.json")
-	s := mustSolver(t, GameOptions())
-	for _, ci := range islands {
-		var p Problem
-		var res Result
-		ci.build(&p)
-		if err := s.Solve(&p, &res); err != nil {
-			t.Fatalf("step %d: %v", ci.Step, err)
-		}
-		st := res.Stats
-		if !st.Converged || !st.ContactExact {
-			t.Errorf("step %d: converged %v, contact-exact %v", ci.Step, st.Converged, st.ContactExact)
-		}
-		rep := CheckContact(&p, res.Alpha, res.Friction, res.Qdot)
-		if rep.ContactPrimal > 1e-9 || rep.Complementarity > 1e-9 || rep.VelocityMismatch > 1e-9 {
-			t.Errorf("step %d: %v", ci.Step, rep)
-		}
-		if passes := st.FrictionSweeps + st.FrictionCG; passes > 1000 {
-			t.Errorf("step %d: friction projections took %d sweeps and %d passes, want ≤ 1000 in all", ci.Step, st.FrictionSweeps, st.FrictionCG)
-		}
-	}
+	solveCapturedIslands(t, "testdata/resting_soft_block.json", 1000)
 }
