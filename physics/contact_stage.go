@@ -322,8 +322,8 @@ func (cs *contactStage) work(w int) {
 // orderIslands lists the awake islands to solve (not kept) in cs.order, those with the most
 // contacts first (ties in island order). Workers take islands in this order, so that the largest
 // solves start first and the small ones fill the gaps, instead of a large island found last
-// leaving the other workers idle while it runs. Each island's solve is independent of which worker runs it and when, so
-// the order changes no result.
+// leaving the other workers idle while it runs. Each island's solve is independent of which
+// worker runs it and when, so the order changes no result.
 func (cs *contactStage) orderIslands() {
 	cs.order = cs.order[:0]
 	for is := range cs.outcomes {
