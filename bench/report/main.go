@@ -322,8 +322,9 @@ func sceneTable(runs []sceneRun) (table, map[string]headless.Result, error) {
 }
 
 // bulletRuns are the cases timed in Bullet, each next to the scene table's case of the same scene,
-// n and seconds where there is one. Spheres at its default n 1,000 has none: stagger takes about
-// 2 s a step there (3.7 minutes for one simulated second), too long for the report. A scene not
+// n and seconds where there is one. Spheres at its default n 1,000 has none: stagger takes 0.2–0.7
+// s a step there (nearly two minutes for 4 simulated seconds, three runs of them), too long for
+// the report. A scene not
 // (yet) in scenes is left out, and so are the scripted scenes (impact, archimpact): the exporter
 // writes a scene's initial bodies only, without the blocks its script spawns later.
 var bulletRuns = []sceneRun{
