@@ -20,7 +20,8 @@ package physics
 // On the pile's settled steps (3–4 s, seeds 1–3) this cut the median work of a step from 33k,
 // 8.3k and 9.4k contact updates to 14k, 1.1k and 0.9k, with 54, 70 and 57 of the 100 bodies
 // asleep at 4 s instead of 35, 39 and 48. Detached contacts pressed 17 to 25 times in such a 4 s
-// run, each time costing the step a second solve.
+// run, each time costing the step a second solve of the islands the woken bodies join
+// (resolve_kept.go).
 
 // detached reports whether contact c joins an awake rigid body to a sleeping one (asleep: per
 // model, at the start of the step; models below rigid are rigid) without touching it: its gap is
@@ -43,10 +44,7 @@ func (s *Simulation) wakePressed(out *contactOutput) bool {
 	points := s.contacts.points
 	isl := out.islands
 	woke := false
-	if cap(s.woken) < len(s.asleep) {
-		s.woken = make([]bool, len(s.asleep))
-	}
-	s.woken = s.woken[:len(s.asleep)]
+	s.woken = growBools(s.woken, len(s.asleep))
 	clear(s.woken)
 	for k := range points {
 		c := &points[k]
@@ -69,12 +67,10 @@ func (s *Simulation) wakePressed(out *contactOutput) bool {
 	return woke
 }
 
-// wakeModel marks model mi, rigid or deformable, awake for the step and from now on.
+// wakeModel marks model mi, rigid or deformable, awake for the step and from now on, and woken
+// (wakePressed sizes s.woken).
 func (s *Simulation) wakeModel(mi int) {
-	s.asleep[mi] = false
-	if mi < len(s.woken) {
-		s.woken[mi] = true
-	}
+	s.asleep[mi], s.woken[mi] = false, true
 	if mi < len(s.models) {
 		s.components[mi].wake()
 		return

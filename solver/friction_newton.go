@@ -20,8 +20,8 @@ import "math"
 // clipped into their discs, sliding ones rotated; on an island with a reduced deformable body a
 // free contact on its rim whose step leaves its disc is first pinned to the rim, pinLeaving), and
 // accepted on the first step length of a halving search that lowers Φ — computed exactly from D
-// — so the projection's objective never rises. Once the sliding set is identified the steps converge quadratically; Gauss–Seidel sweeps
-// between them correct the classification.
+// — so the projection's objective never rises. Once the sliding set is identified the steps
+// converge quadratically; Gauss–Seidel sweeps between them correct the classification.
 
 // newtonLimit is the largest island, in contacts, whose friction projection takes Newton steps:
 // beyond it a step's factorisation (up to (2·64)³/6 flops) outweighs the sweeps it saves on the
