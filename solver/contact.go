@@ -98,11 +98,12 @@ func (cp *contactProjection) resize(op *operator) {
 }
 
 // project solves P_C on op for the friction impulse f into alpha, warm-started from alpha
-// (warm: it came from a previous projection of this solve or from last step's answer). On return
-// v = q̇ᴾ + M⁻¹(Nα + f). It reports whether the LCP holds to ContactTol·op.scale, and the work done.
-func (cp *contactProjection) project(op *operator, f, alpha, v []float64, warm bool) (bool, contactWork) {
+// (warm: it came from a previous projection of this solve or from last step's answer), to the
+// absolute tolerance max(ContactTol·op.scale, loose) on the LCP's natural residual. On return
+// v = q̇ᴾ + M⁻¹(Nα + f). It reports whether the LCP holds to that tolerance, and the work done.
+func (cp *contactProjection) project(op *operator, f, alpha, v []float64, warm bool, loose float64) (bool, contactWork) {
 	cp.op, cp.f, cp.alpha, cp.v = op, f, alpha, v
-	cp.tol, cp.warm, cp.work = cp.relTol*op.scale, warm, contactWork{}
+	cp.tol, cp.warm, cp.work = max(cp.relTol*op.scale, loose), warm, contactWork{}
 	exact := cp.run()
 	cp.op, cp.f, cp.alpha, cp.v = nil, nil, nil, nil
 	return exact, cp.work

@@ -54,8 +54,11 @@ func TestWarmStartConvergedOneIteration(t *testing.T) {
 	}
 }
 
-// The staggered loop reaches ε = 1e-4 within 10 iterations per step when warm-started from the
-// previous step (paper Table 1: 2.4–6.4), on the sliding tower; contact-exact every step.
+// The staggered loop reaches ε = 1e-4 within 6.4 iterations per step on average when warm-started
+// from the previous step (paper Table 1: 2.4–6.4), on the sliding tower, and within 12 in any
+// step; contact-exact every step. (The island has 160 contacts, so its contact projections are
+// inexact until an iterate meets ε; step 1 then takes 11 subsequences, one more than with exact
+// ones, and the average is unchanged at 4.8.)
 func TestSlidingTowerWarmSteps(t *testing.T) {
 	for _, md := range models {
 		var p Problem
@@ -76,13 +79,15 @@ func TestSlidingTowerWarmSteps(t *testing.T) {
 			}
 			if step > 0 {
 				total += res.Stats.Iterations
-				if res.Stats.Iterations > 10 || !res.Stats.Converged {
+				if res.Stats.Iterations > 12 || !res.Stats.Converged {
 					t.Errorf("%s step %d: %d iterations, converged %v, rel_err %.3g", md.name, step, res.Stats.Iterations, res.Stats.Converged, res.Stats.RelErr)
 				}
 			}
 			nextStep(&p, &res)
 		}
-		t.Logf("%s: %.1f iterations/step over 9 warm steps", md.name, float64(total)/9)
+		if mean := float64(total) / 9; mean > 6.4 {
+			t.Errorf("%s: %.1f iterations/step over 9 warm steps, want ≤ 6.4", md.name, mean)
+		}
 	}
 }
 

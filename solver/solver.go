@@ -135,10 +135,17 @@ func (s *Solver) Solve(p *Problem, res *Result) error {
 }
 
 // projectContact runs the contact projection for the friction impulse f on the solve's iterate
-// (s.alpha in and out, s.v out), counting its work; warm: s.alpha came from a previous projection
-// or from last step's answer.
+// (s.alpha in and out, s.v out) to ContactTol, counting its work; warm: s.alpha came from a
+// previous projection or from last step's answer.
 func (s *Solver) projectContact(f []float64, warm bool) bool {
-	exact, w := s.contact.project(&s.op, f, s.alpha, s.v, warm)
+	return s.projectContactTo(f, warm, 0)
+}
+
+// projectContactTo is projectContact to the looser absolute tolerance loose where that exceeds
+// ContactTol·scale (the staggered loop's inexact subsequences); it reports whether the projection
+// met its tolerance.
+func (s *Solver) projectContactTo(f []float64, warm bool, loose float64) bool {
+	exact, w := s.contact.project(&s.op, f, s.alpha, s.v, warm, loose)
 	s.st.ContactSweeps += w.Sweeps
 	s.st.ContactCG += w.CG
 	s.st.ContactPivots += w.Pivots

@@ -12,10 +12,12 @@ import (
 // returned velocity is contact-exact whether or not friction converged (§7). Around that loop
 // stand named policies, each a function below:
 //
-//   - inexact subsequences (frictionTolerance): until the loop nears its fixed point, the friction
-//     projection is solved only to a fraction of the previous subsequence's largest velocity
-//     change (a forcing term, as in inexact Newton methods); an iterate that meets ε that way is
-//     finished to full accuracy and measured again (finishLoose);
+//   - inexact subsequences (frictionTolerance, contactTolerance): until the loop nears its fixed
+//     point, the friction projection is solved only to a fraction of the previous subsequence's
+//     largest velocity change (a forcing term, as in inexact Newton methods), and on large
+//     islands the contact projection likewise at every subsequence after the first; an iterate
+//     that meets ε that way is finished to full accuracy and measured again (finishLoose,
+//     finishContact);
 //   - Anderson acceleration of the fixed-point map (anderson.go) and, after a poor warm start, a
 //     probe of the map at f = 0 (nextInput);
 //   - the joint sticking solve (joint.go), tried after a first subsequence that missed ε and after
@@ -40,13 +42,20 @@ const zeroProbe = 1e-2
 
 // looseTol (times the problem's velocity scale) is the tolerance of the staggered loop's first
 // friction projection, forcing the fraction of a subsequence's largest velocity change to which
-// the next one's friction projection is solved, until rel_err falls below tightenAt·ε. Inexact
-// contact projections cost more iterations than they save, so the contact projection stays exact.
+// the next one's friction projection is solved, until rel_err falls below tightenAt·ε.
 const (
 	looseTol  = 1e-6
 	forcing   = 0.01
-	tightenAt = 100 // rel_err, in units of ε, below which the projections are full-accuracy
+	tightenAt = 100 // rel_err, in units of ε, below which the friction projections are full-accuracy
 )
+
+// contactForcing is the fraction of the previous subsequence's largest velocity change to which
+// the contact projection is solved (contactTolerance), on islands with more than newtonLimit
+// contacts, until an iterate meets ε. Unlike the friction's forcing it is not tightened near the
+// fixed point: most of the saving is in the last subsequences, whose exact projections each cost a
+// pile of spheres a hundred CG iterations (docs/architecture.md, Algorithm 1). On smaller islands
+// finishing the iterate that met ε costs more than their cheap projections save.
+const contactForcing = 0.03
 
 // loopState is the staggered loop's state between subsequences: the accuracy policy, the kept
 // iterate's figures, and the polishing and sharpening phases.
@@ -78,11 +87,19 @@ type loopState struct {
 	sharpening            bool
 	sharpenRel            float64
 	lastIter, lastContact time.Duration
+	// rmax is the last iterate's largest velocity change, which forces the next contact
+	// projection's tolerance; exactContact: every contact projection is to ContactTol from here
+	// (an iterate met ε with an inexact one).
+	rmax         float64
+	exactContact bool
 }
 
 // iterateFigures are what a subsequence measures of its iterate (line 7–8).
 type iterateFigures struct {
-	contactExact bool // the contact projection held to ContactTol
+	contactExact bool // the contact projection met its tolerance
+	// looseContact: the contact projection was solved to contactTolerance and its answer misses
+	// ContactTol, so that the iterate is one of an inexact map.
+	looseContact bool
 	// res is eq. 29; rr and xx the kinetic norms ‖D(g−x)‖² and ‖Dx‖²; rmax the largest velocity
 	// change of the update; relErr eq. 28.
 	res, rr, xx, rmax, relErr float64
@@ -203,7 +220,9 @@ func (s *Solver) subsequence(l *loopState, i int, itStart time.Time) (iterateFig
 	if i == 2 || !warm {
 		s.contact.ic.useNarrow() // a cold start, and every projection after the first: see icNarrowShift
 	}
-	it.contactExact = s.projectContact(s.x, warm)
+	ct := s.contactTolerance(l, i)
+	it.contactExact = s.projectContactTo(s.x, warm, ct)
+	it.looseContact = ct > 0 && lcpError(&s.op, s.alpha, s.v) > s.opts.ContactTol*s.op.scale
 	l.lastContact = time.Since(itStart)
 	// Line 6: f^i ← P_F(α^i)(−Mq̇ᴾ − Nα^i), warm-started from f^{i−1}.
 	copy(s.f, s.x)
@@ -230,10 +249,14 @@ func (s *Solver) subsequence(l *loopState, i int, itStart time.Time) (iterateFig
 		return it, false
 	}
 	it.converged = it.relErr <= l.eps
+	if it.converged && it.looseContact && !s.finishContact(l, i, &it, ft, fdl) {
+		return it, false
+	}
 	if it.converged && ft > l.ftol && !s.finishLoose(l, &it, fdl) {
 		return it, false
 	}
 	l.loose = min(l.loose, forcing*it.rmax)
+	l.rmax = it.rmax
 	if it.relErr <= tightenAt*l.eps {
 		l.tight = true // near the fixed point: full-accuracy projections from here
 	}
@@ -247,6 +270,43 @@ func (s *Solver) frictionTolerance(l *loopState, i int) float64 {
 		return max(l.ftol, l.loose)
 	}
 	return l.ftol
+}
+
+// contactTolerance is the contact projection's inexact-subsequence policy: iteration i's
+// projection is solved to contactForcing times the previous iterate's largest velocity change, on
+// islands with more than newtonLimit contacts, from the second subsequence until an iterate meets
+// ε. 0: to ContactTol.
+func (s *Solver) contactTolerance(l *loopState, i int) float64 {
+	if i == 1 || l.exactContact || s.op.m <= newtonLimit {
+		return 0
+	}
+	return contactForcing * l.rmax
+}
+
+// finishContact handles an iterate that met ε with an inexact contact projection: the projection
+// is finished to ContactTol for the same input, the friction projection run again from the
+// iterate, and the result measured again; from here on every contact projection is exact. If the
+// finished iterate misses ε, the inexact iterates' rel_err did not describe the exact map (with
+// redundant contacts a small error in α can move the friction a long way): the stall measure
+// starts again and Anderson's history, which mixed the inexact map, is dropped. It reports false
+// on a non-finite measure.
+func (s *Solver) finishContact(l *loopState, i int, it *iterateFigures, ft float64, deadline time.Time) bool {
+	l.exactContact = true
+	if !s.projectContact(s.x, true) {
+		it.contactExact, it.converged = false, false
+		return true
+	}
+	it.looseContact = false
+	s.projectFriction(s.f, ft, s.frictionGap(l), deadline)
+	if !s.measure(l, it) {
+		return false
+	}
+	it.converged = it.relErr <= l.eps
+	if !it.converged {
+		l.leastRel, l.leastRelAt = math.Inf(1), i
+		s.accel.reset(s.opts.Anderson, 2*s.op.m, s.op.ndof)
+	}
+	return true
 }
 
 // frictionGap is the friction projections' relative dissipation-gap target (Options.FrictionGap,
@@ -306,7 +366,7 @@ func (s *Solver) keepBest(l *loopState, i int, it iterateFigures) {
 	// α^i was projected for x; it is also the exact projection for f^i when f^i = x or when the
 	// LCP still holds at (α^i, f^i) — then the final projection is skipped, which matters with
 	// redundant contacts, whose α it could redistribute under a fixed friction.
-	l.bestExact = it.contactExact && (bitsEqual(s.f, s.x) || lcpError(&s.op, s.alpha, s.v) <= s.opts.ContactTol*s.op.scale)
+	l.bestExact = it.contactExact && (bitsEqual(s.f, s.x) && !it.looseContact || lcpError(&s.op, s.alpha, s.v) <= s.opts.ContactTol*s.op.scale)
 	s.st.Residual = it.res
 }
 
