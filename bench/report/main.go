@@ -407,7 +407,7 @@ func bulletTable(stagger map[string]headless.Result) (table, error) {
 		"btSequentialImpulseConstraintSolver with its default 10 iterations, one internal step of dt per step) on each scene "+
 		"as the runner builds it, with stagger's sleeping thresholds and contact material rules; shapes and masses are mapped "+
 		"as bench/bullet/doc.go describes. stagger's figures are the scene table's (default configuration, %d workers), "+
-		"medians of its runs; Bullet's are the medians of %d runs of each case. Ratio is stagger's time over Bullet's. Spheres at n 1000 is timed in Bullet only: stagger takes 0.2–0.7 s a step "+
+		"medians of its runs; Bullet's are the medians of %d runs of each case. Ratio is stagger's time over Bullet's. Spheres at n 1000 is timed in Bullet only: stagger takes 0.17–0.5 s a step "+
 		"there, too long for this report.", h.Version, bullet.PkgConfigPackage, runtime.NumCPU(), runRepeats)
 	for _, u := range unsupported {
 		t.note += " " + u + "."
@@ -790,9 +790,15 @@ const tried = `## What we tried
   previous subsequence's largest velocity change, and an iterate that meets ε that way is
   finished to ContactTol and measured again. Islands of 64 contacts or more captured from the
   pipeline and replayed: the impact's (seeds 1 and 3) −20 % and −26 % work, the 200-sphere
-  pile's −33 %, the pile's −3 % and −6 %. In the pipeline, eight impact seeds −8 % work with the
-  worst seed's p95 20.4 → 15.2 ms (runs in pairs), the pile within 1 % over six seeds, the
-  1,000-sphere pile (4 s) median 192 → 168 ms, p95 637 → 487 ms, work −36 %. Variants: taking an
+  pile's −33 %, the pile's −3 % and −6 %. In the pipeline (one run after another): eight impact
+  seeds −8 % work with the worst seed's p95 20.4 → 15.2 ms; the 1,000-sphere pile (2.5 s) mean
+  solve 341 → 256 ms, median step 321 → 265 ms, p95 721 → 528 ms; the 200-sphere pile's mean
+  solve −19 % over three seeds (seed 1, the bench's, +5 %, its median step 14 → 20 ms); the
+  pile's +1.4 % over six seeds (seed 1 +26 %, the others −12 to +7 %). Contact updates overstate
+  the saving: the loop runs about a quarter more subsequences on the sphere piles, and their
+  friction work rises by about as much. The solver's benchmarks of sliding pyramids (default
+  options) take a subsequence more, 20 rows 40 → 53 ms a solve and 30 rows 118 → 142 ms; the
+  sliding 40-box tower 2.2 → 1.9 ms. Variants: taking an
   iterate that met ε inexactly as it is let loops end on a stale α (a struck card house's island
   met ε inexactly at the 13th subsequence and measured 2·10⁻² when finished; on every island a
   resting StVK block kept moving after 60 s); going on to the next subsequence with exact
