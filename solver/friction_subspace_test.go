@@ -97,9 +97,11 @@ func TestFrictionSubspaceTurnsSlidingContacts(t *testing.T) {
 // The card house struck by falling blocks at the step its largest island formed
 // (testdata/struck_card_house_sliding.json: 175 contacts, about half of the loaded ones sliding on
 // their rims): the game's options must solve it ε-converged and contact-exact (CheckContact),
-// within 8,000 friction sweeps in all, and the step must not gain energy beyond what the contacts'
-// biases put in (stepEnergyChange). While the subspace CG moved the sticking contacts alone, its
-// friction projections ran to FrictionMaxSweeps one after another: 43,788 sweeps.
+// within 8,000 friction sweeps and 600 contact CG iterations in all, and the step must not gain
+// energy beyond what the contacts' biases put in (stepEnergyChange). While the subspace CG moved
+// the sticking contacts alone, its friction projections ran to FrictionMaxSweeps one after
+// another: 43,788 sweeps; with every contact projection solved to ContactTol (no inexact
+// subsequences) they took 958 CG iterations.
 func TestStruckCardHouseSolvesWithinSweeps(t *testing.T) {
 	p, res := solveCapturedExact(t, "testdata/struck_card_house_sliding.json", GameOptions())
 	st := res.Stats
@@ -111,5 +113,8 @@ func TestStruckCardHouseSolvesWithinSweeps(t *testing.T) {
 	}
 	if st.FrictionSweeps > 8000 {
 		t.Errorf("%d friction sweeps, want ≤ 8,000", st.FrictionSweeps)
+	}
+	if st.ContactCG > 600 {
+		t.Errorf("%d contact CG iterations, want ≤ 600", st.ContactCG)
 	}
 }
