@@ -96,7 +96,9 @@ type Options struct {
 	ContactSolver ContactSolver
 	// ContactTol is the accuracy of the contact projection in velocity units relative to the
 	// problem's velocity scale max(1, max_k |n_kᵀq̇ᴾ + b_k|): every contact ends with
-	// min(A_kk α_k, w_k) within ContactTol·scale of zero. In (0, 1); default 1e-10.
+	// min(A_kk α_k, w_k) within ContactTol·scale of zero. (On islands of more than 64 contacts the
+	// staggered loop's intermediate projections are looser until an iterate meets ε; the answer's
+	// is always to ContactTol: docs/architecture.md, Algorithm 1.) In (0, 1); default 1e-10.
 	ContactTol float64
 	// PivotLimit is the largest island (in contacts) on which the iterative sub-solvers fall back to the
 	// pivoting reference when it stalls; default 400, at most MaxPivotLimit.
