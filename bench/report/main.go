@@ -794,7 +794,7 @@ const tried = `## What we tried
   seeds −8 % work with the worst seed's p95 20.4 → 15.2 ms; the 1,000-sphere pile (2.5 s) mean
   solve 341 → 256 ms, median step 321 → 265 ms, p95 721 → 528 ms; the 200-sphere pile's mean
   solve −19 % over three seeds (seed 1, the bench's, +5 %, its median step 14 → 20 ms); the
-  pile's +1.4 % over six seeds (seed 1 +26 %, the others −12 to +7 %). Contact updates overstate
+  pile's +1.4 % over six seeds (seed 1 +26 %, the others −12 to +6 %). Contact updates overstate
   the saving: the loop runs about a quarter more subsequences on the sphere piles, and their
   friction work rises by about as much. The solver's benchmarks of sliding pyramids (default
   options) take a subsequence more, 20 rows 40 → 53 ms a solve and 30 rows 118 → 142 ms; the
