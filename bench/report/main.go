@@ -791,7 +791,8 @@ const tried = `## What we tried
   finished to ContactTol and measured again. Islands of 64 contacts or more captured from the
   pipeline and replayed: the impact's (seeds 1 and 3) −20 % and −26 % work, the 200-sphere
   pile's −33 %, the pile's −3 % and −6 %. In the pipeline (one run after another): eight impact
-  seeds −8 % work with the worst seed's p95 20.4 → 15.2 ms; the 1,000-sphere pile (2.5 s) mean
+  seeds −8 % work and −7 % solve time, the worst seed's p95 20.0 → 13.8 ms; the 1,000-sphere
+  pile (4 s) median step 191 → 167 ms, p95 652 → 503 ms, and over 2.5 s mean
   solve 341 → 256 ms, median step 321 → 265 ms, p95 721 → 528 ms; the 200-sphere pile's mean
   solve −19 % over three seeds (seed 1, the bench's, +5 %, its median step 14 → 20 ms); the
   pile's +1.4 % over six seeds (seed 1 +26 %, the others −12 to +6 %). Contact updates overstate
