@@ -7,7 +7,7 @@ package physics
 // and contact order within an island are all the order of first appearance, so the split is
 // deterministic. A warm islands value does not allocate.
 type islands struct {
-	parent []int // union-find forest over models
+	unionFind // over models
 
 	// After build: island i holds bodies[bodyStart[i]:bodyStart[i+1]] (model indices, increasing)
 	// and contacts[contactStart[i]:contactStart[i+1]] (indices into the caller's contact list).
@@ -18,32 +18,46 @@ type islands struct {
 	bodyCursor, contactCur []int
 }
 
-// reset prepares the forest for n models, each its own set.
-func (s *islands) reset(n int) {
-	s.parent = growInts(s.parent, n)
-	for i := range s.parent {
-		s.parent[i] = i
+// unionFind is a union-find forest over indices 0…n−1. A warm one does not allocate.
+type unionFind struct {
+	parent []int
+}
+
+// reset prepares the forest for n indices, each its own set.
+func (u *unionFind) reset(n int) {
+	u.parent = growInts(u.parent, n)
+	for i := range u.parent {
+		u.parent[i] = i
 	}
 }
 
-// find returns the root of model i's set, halving paths as it goes.
-func (s *islands) find(i int) int {
-	for s.parent[i] != i {
-		s.parent[i] = s.parent[s.parent[i]]
-		i = s.parent[i]
+// resetSets prepares the forest for indices below n and makes each of members its own set; the
+// others are left as they were and must not be used until set.
+func (u *unionFind) resetSets(n int, members []int) {
+	u.parent = growInts(u.parent, n)
+	for _, i := range members {
+		u.parent[i] = i
+	}
+}
+
+// find returns the root of i's set, halving paths as it goes.
+func (u *unionFind) find(i int) int {
+	for u.parent[i] != i {
+		u.parent[i] = u.parent[u.parent[i]]
+		i = u.parent[i]
 	}
 	return i
 }
 
-// union joins the sets of models a and b; the smaller root index becomes the root, so the result
-// does not depend on the order of unions.
-func (s *islands) union(a, b int) {
-	ra, rb := s.find(a), s.find(b)
+// union joins the sets of a and b; the smaller root index becomes the root, so the result does
+// not depend on the order of unions.
+func (u *unionFind) union(a, b int) {
+	ra, rb := u.find(a), u.find(b)
 	switch {
 	case ra < rb:
-		s.parent[rb] = ra
+		u.parent[rb] = ra
 	case rb < ra:
-		s.parent[ra] = rb
+		u.parent[ra] = rb
 	}
 }
 

@@ -29,9 +29,9 @@ type Simulation struct {
 	asleep     []bool       // per model: asleep at the start of the step (sleeping.go)
 	// woken marks per model the bodies that wakePressed woke for the contact stage's re-solve.
 	woken []bool
-	// part and restless are sleepRestingParts' scratch, per model; partSlept marks the models it
+	// parts and restless are sleepRestingParts' scratch, per model; partSlept marks the models it
 	// put to sleep in the step.
-	part                []int
+	parts               unionFind
 	restless, partSlept []bool
 	// deformables and deformModels are the step's reduced deformable bodies, in query order: model
 	// len(models) + j is deformModels[j] (deformable.go). deformQuery is nil until the component

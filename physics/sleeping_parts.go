@@ -93,18 +93,7 @@ func (s *Simulation) sleepRestingParts(is int, out *contactOutput) int {
 			return 0
 		}
 	}
-	// Union-find over the island's bodies, the smaller index the root (as islands.union).
-	s.part = growInts(s.part, len(s.models))
-	for _, mi := range bodies {
-		s.part[mi] = mi
-	}
-	find := func(i int) int {
-		for s.part[i] != i {
-			s.part[i] = s.part[s.part[i]]
-			i = s.part[i]
-		}
-		return i
-	}
+	s.parts.resetSets(len(s.models), bodies)
 	points := s.contacts.points
 	for _, k := range isl.contacts[isl.contactStart[is]:isl.contactStart[is+1]] {
 		c := &points[k]
@@ -113,8 +102,7 @@ func (s *Simulation) sleepRestingParts(is int, out *contactOutput) int {
 			c.gap > s.config.RestingGap && !(out.impulses[k].normal > 0) {
 			continue // a detached contact's sleeping side is in another island
 		}
-		ra, rb := find(a), find(b)
-		s.part[max(ra, rb)] = min(ra, rb)
+		s.parts.union(a, b)
 	}
 	// restless marks the roots of the parts with a body not yet at rest for SleepTime.
 	s.restless = growBools(s.restless, len(s.models))
@@ -123,12 +111,12 @@ func (s *Simulation) sleepRestingParts(is int, out *contactOutput) int {
 	}
 	for _, mi := range bodies {
 		if s.components[mi].rest < s.config.SleepTime {
-			s.restless[find(mi)] = true
+			s.restless[s.parts.find(mi)] = true
 		}
 	}
 	slept := 0
 	for _, mi := range bodies {
-		if !s.restless[find(mi)] {
+		if !s.restless[s.parts.find(mi)] {
 			s.components[mi].sleep()
 			s.partSlept[mi] = true
 			slept++
