@@ -96,7 +96,8 @@ const settleRounds = 4
 // Each projection moves α again, and the last one may leave friction pushing harder along the new
 // slip than before the repair (a soft block landing: 7.3e-4 J of positive work after it, 7.7e-5 J
 // before): the answer with the less positive work (positiveWork), the repaired one on a tie, is
-// kept.
+// kept. finalProjection calls it on an island of rigid bodies only when the energy certificate
+// fails: the positive work bounds the step's gain but rarely is one.
 func (s *Solver) settleFriction(slack float64) {
 	op := &s.op
 	copy(s.alphaSettle, s.alpha)

@@ -76,6 +76,14 @@ func (s *Solver) energyTolerance() float64 {
 	return s.opts.FrictionTol * op.scale * sum
 }
 
+// energyCertified reports whether the answer (s.alpha, s.f) passes the certificate: every block of
+// p is a rigid body's and the excess is at most energyTolerance. It leaves s.v at the answer's
+// velocity.
+func (s *Solver) energyCertified(p *Problem) bool {
+	excess, ok := s.energyExcess(p)
+	return ok && excess <= s.energyTolerance()
+}
+
 // Running on after a failed certificate: each round divides ε by certifyTighter, for at most
 // certifyRounds rounds. From an answer 1 % off, a round costs a few subsequences.
 const (
@@ -99,7 +107,7 @@ func (s *Solver) certifyEnergy(p *Problem, start time.Time) {
 		eps /= certifyTighter
 		first := s.beginAttempt()
 		s.warmAlpha = true // the answer's α warm-starts the contact projection
-		s.solveSP(start, s.opts.MaxIters-first.Iterations, eps, s.opts.Joint)
+		s.solveSP(p, start, s.opts.MaxIters-first.Iterations, eps, s.opts.Joint)
 		s.endAttempt(first)
 		s.st.EnergyRuns++
 	}

@@ -92,6 +92,6 @@ func TestEnergyExcessIsTheStepsChange(t *testing.T) {
 		}
 	}
 	check("warm start")
-	s.solveSP(time.Now(), 3, s.opts.Epsilon, false)
+	s.solveSP(p, time.Now(), 3, s.opts.Epsilon, false)
 	check("three subsequences")
 }

@@ -146,9 +146,10 @@ type Options struct {
 	// Settle re-solves, after the final contact projection of an answer that met ε, the friction
 	// of the contacts whose kept friction now pushes along their slip, and projects contact
 	// again (dissipate.go, settleFriction): without it such an answer can add an ε-sized fraction
-	// of the friction's work to the step's energy, millijoules on a forming pile. A settled answer
-	// whose step still gains energy (the energy certificate, energy.go) is solved on to a tighter
-	// ε. Off by default in the solver (the paper's loop: it moves converged answers, and a sliding
+	// of the friction's work to the step's energy, millijoules on a forming pile. On an island of
+	// rigid bodies it settles only an answer whose step gains energy by the energy certificate
+	// (energy.go); an answer whose step still gains energy after settling is solved on to a
+	// tighter ε. Off by default in the solver (the paper's loop: it moves converged answers, and a sliding
 	// tower's next warm step then takes 11 subsequences instead of 10); the physics pipeline turns
 	// it on.
 	Settle bool

@@ -115,7 +115,7 @@ func (s *Solver) Solve(p *Problem, res *Result) error {
 	case MethodLCP:
 		err = s.solveLCP()
 	default:
-		s.solveSP(start, s.opts.MaxIters, s.opts.Epsilon, s.opts.Joint)
+		s.solveSP(p, start, s.opts.MaxIters, s.opts.Epsilon, s.opts.Joint)
 		// An answer reached through the joint candidate is solved again without it only if its
 		// friction does more work than a loop converged to ε may leave (docs/architecture.md,
 		// Joint sticking solve); below that it is settled like any converged answer.
