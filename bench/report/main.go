@@ -814,6 +814,33 @@ const tried = `## What we tried
   1.5 s; in the pipeline eight impact seeds −2 % in all but −19 to +54 % per seed (a p95 of 17.8
   ms), six pile seeds unchanged in all. Not kept. The friction factor with the narrow shift (10⁻³
   or 10⁻⁴) on such islands left the 1,000-sphere pile's work unchanged.
+- Settling (kept; solver/staggered.go, finalProjection): an ε-converged answer on an island of
+  rigid bodies is settled only when the energy certificate fails. On the resting 1,000-sphere
+  pile about 1,100 of 2,900 contacts offended in each of the four settling rounds, their exact
+  contact projections were half the step's contact CG, and positive work fell only by a third
+  while the certificate showed the step losing energy. Replayed islands: the 1,000-sphere pile's
+  −9 % work (its resting steps −40 %), the 200-sphere pile's −5 %, impact −3 to −4 %, pile −2 to
+  −3 %, no certificate failing more often. In the pipeline (fresh builds, one after the other):
+  the 1,000-sphere pile's solve −12 % over 4 s (median step 164 → 134 ms), the 200-sphere pile's
+  −3.5 % (three seeds), pile and impact unchanged (6 and 16 seeds, solve +0 and −1 %).
+- Friction projection, the dissipation-gap test after every sweep on islands of rigid bodies above
+  64 contacts instead of every fourth (kept; solver/friction.go, gapEvery): replayed, work −7 to
+  −16 % on the 1,000- and 200-sphere piles, the pile and the impact; in the pipeline the sphere
+  piles' solve −9 and −10 %, the pile's +4 % and the impact's 0 % over their seeds (per seed
+  −35 to +89 %). Every second sweep: −5 to −15 % work; every third: −1 to −8 %. On every island,
+  a resting StVK block kept a spin of 0.14 rad/s after 60 s and the incline's slide moved 1.3e-12
+  off the discrete Coulomb answer.
+- The 1,000-sphere pile's settling solves (20–60 subsequences) traced contact by contact: rel_err
+  falls from 10⁻³ to 10⁻⁴ over 40 subsequences while the largest velocity change stays 0.03–0.15
+  m/s, at sliding contacts (‖f‖ = μα, slip 0.1–0.6 m/s) whose normal load moves to a neighbour by
+  about 0.01 N·s a subsequence until one side's α reaches 0: friction proportional to α couples
+  the two projections there, a slow linear mode of the staggered map. Anderson's history is
+  dropped about every sixth subsequence (its residual grew); keeping it through growth of up to
+  2× or 4× made the replayed sphere piles 7–30 % slower. The warm contact projection's factor
+  built at once instead of after the CG's own scaling has had its chance: −20 % contact CG on
+  the resting steps but −1 to −6 % time; not kept. The pile stays awake long after it has
+  settled: a dozen spheres on the ground spin about the vertical at up to 1 rad/s, which point
+  contacts cannot stop (no torsional friction), and keep the whole island awake.
 `
 
 // cpuModel returns the CPU's model name from /proc/cpuinfo, or "unknown CPU".
