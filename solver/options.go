@@ -149,9 +149,8 @@ type Options struct {
 	// of the friction's work to the step's energy, millijoules on a forming pile. On an island of
 	// rigid bodies it settles only an answer whose step gains energy by the energy certificate
 	// (energy.go); an answer whose step still gains energy after settling is solved on to a
-	// tighter ε. Off by default in the solver (the paper's loop: it moves converged answers, and a sliding
-	// tower's next warm step then takes 11 subsequences instead of 10); the physics pipeline turns
-	// it on.
+	// tighter ε. Off by default in the solver (the paper's loop, whose converged answers it may
+	// move); the physics pipeline turns it on.
 	Settle bool
 	// Sharpen runs the staggered loop on after an iterate meets ε while every loaded contact
 	// slides, for as long as rel_err keeps falling, until the update is a fixed point to working
