@@ -847,9 +847,11 @@ const tried = `## What we tried
   The warm contact projection's factor built at once instead of after the CG's own scaling has
   had its chance: −20 % contact CG on the resting steps but −1 to −6 % time; not kept. The pile
   stays awake long after it has settled: a dozen spheres on the ground spin about the vertical
-  at up to 1 rad/s, likely as columns (the release grid stacks them) whose point contacts lie on
-  the spin axis and cannot stop it (no torsional friction), and keep the whole island awake;
-  joining sleeping parts only through loaded contacts changed nothing.
+  at up to 1.1 rad/s for as long as it runs, each a turntable under the sphere the release grid
+  stacked on it, which rolls round on it without slipping (its contact sticks, 2 cm off the
+  axis); the ground contact lies on the axis, and point contacts have no torsional friction or
+  rolling resistance, so nothing dissipates, and the whole island stays awake. Joining sleeping
+  parts only through loaded contacts changed nothing.
 `
 
 // cpuModel returns the CPU's model name from /proc/cpuinfo, or "unknown CPU".
