@@ -80,7 +80,8 @@ type Config struct {
 	// (solver.Disc by default here, or the paper's solver.Pyramid), ε, iteration limits and an
 	// optional time budget. See solver.Options. The default is solver.GameOptions(): it turns on
 	// the joint sticking solve (solver.Options.Joint), without which structures held by friction
-	// gain energy at the default ε; settles friction after the final contact projection (Settle);
+	// gain energy at the default ε; settles friction after the final contact projection where the
+	// step would otherwise gain energy (Settle);
 	// sharpens the answers of islands whose contacts all slide (Sharpen: a sliding box follows
 	// Coulomb's law to round-off); skips the solver's warm-start check (SkipWarmCheck), which costs
 	// a resting stack more than it saves; and bounds each friction projection's sweeps.
