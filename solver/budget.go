@@ -10,7 +10,7 @@ import "math"
 
 // minFrictionPasses is the least a friction projection is given when the budget is nearly spent:
 // a few sweeps still turn the contact projection's α into a feasible, partly optimal friction
-// impulse, which the final repair then keeps dissipative.
+// impulse, which the final repair then keeps from adding energy.
 const minFrictionPasses = 4
 
 // workDone is the solve's work so far, in contact updates.

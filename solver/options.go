@@ -73,7 +73,7 @@ type Options struct {
 	// subsequences in a row have not lowered rel_err (eq. 28) below its smallest so far, while
 	// that smallest is still more than 10·ε (a loop that came near ε is left to MaxIters): the
 	// answer is then the kept iterate (Algorithm 1, lines 9–12) after the exact final contact
-	// projection and the repair that keeps its friction dissipative, as when MaxIters runs out
+	// projection and the repair that keeps its step from gaining energy, as when MaxIters runs out
 	// (paper §7), and Stats.Stalled says so. Some islands of a struck card house never converge:
 	// their iterates circle 10²–10³·ε away for as long as the loop runs, and the iterate kept after
 	// 100 subsequences is no better than after 30, while each subsequence costs a step's worth of
@@ -122,7 +122,7 @@ type Options struct {
 	// sweep or a conjugate-gradient iteration of either projection or of the joint sticking solve
 	// on an island of m contacts counts m. When it is spent the staggered loop stops as under
 	// TimeBudget, returning the best iterate after an exact final contact projection and the
-	// repair that keeps its friction dissipative (paper §7); a friction projection is given what
+	// repair that keeps its step from gaining energy (paper §7); a friction projection is given what
 	// is left, and the joint sticking solve is tried only within it. The contact projections are
 	// counted but never cut short (exactness first), so a budget below their cost is exceeded.
 	// Unlike TimeBudget it is deterministic. 0 (the zero value, and GameOptions): no bound. A

@@ -49,8 +49,8 @@ type Stats struct {
 	BudgetHit, WorkHit, Stalled bool
 	// Work counts the solve's contact updates, as Options.WorkBudget counts them.
 	Work int
-	// Repairs counts the rounds that made an unconverged answer's friction feasible and
-	// dissipative after the final contact projection (dissipate.go); 0 when none was needed.
+	// Repairs counts the rounds (contact projections) that repaired an unconverged answer's friction
+	// after the final contact projection (dissipate.go); 0 when none was needed.
 	Repairs int
 	// EnergyRuns counts the times an answer that met ε failed the energy certificate and the loop
 	// ran on to a tighter ε (energy.go).

@@ -428,12 +428,12 @@ func (s *Solver) tryJoint(relErr float64) bool {
 }
 
 // finalProjection is lines 15–17: f^{t+1} ← f*, α^{t+1} ← P_C(−Mq̇ᴾ − f^{t+1}), warm from the kept
-// α; then an unconverged answer is made dissipative, and a converged one whose friction does work
-// after the projection is settled (dissipate.go) unless the energy certificate shows that its step
-// gains no energy (energy.go): the positive work bounds the gain, which the step's own dissipation
-// usually hides, and on a resting 1,000-sphere pile a thousand contacts offend in every settling
-// round, and four rounds of exact contact projections (half the step's work) lowered it by a
-// third.
+// α; then an unconverged answer is repaired (repairUnconverged), and a converged one whose
+// friction does work after the projection is settled (dissipate.go) unless the energy certificate
+// shows that its step gains no energy (energy.go): the positive work bounds the gain, which the
+// step's own dissipation usually hides, and on a resting 1,000-sphere pile a thousand contacts
+// offend in every settling round, and four rounds of exact contact projections (half the step's
+// work) lowered it by a third.
 func (s *Solver) finalProjection(p *Problem, l *loopState) {
 	copy(s.f, s.fBest)
 	copy(s.alpha, s.alphaBest)
@@ -448,7 +448,7 @@ func (s *Solver) finalProjection(p *Problem, l *loopState) {
 	}
 	switch {
 	case !s.st.Converged:
-		s.st.Repairs = s.makeDissipative(l.deadline, time.Since(finalStart))
+		s.st.Repairs = s.repairUnconverged(p, l.deadline, time.Since(finalStart))
 	case s.opts.Settle && s.frictionDoesWork() && !s.energyCertified(p):
 		s.settleFriction(s.opts.FrictionTol * s.op.scale)
 	}
