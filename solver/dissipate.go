@@ -22,10 +22,10 @@ import (
 // On an island of rigid bodies the step's change of energy can be measured directly (the energy
 // certificate, energy.go), and it is measured instead of imposed: dropping every offending impulse
 // can leave a large moving pile without friction for the step (on a 3,400-contact pile of spheres
-// cut short at MaxIters, after four rounds every contact offended and all friction went), so that
-// it flows instead of settling and every later step is cut short in turn. There the repair only
-// scales infeasible impulses back onto their set, and keeps the answer when the step gains no
-// energy (repairUnconverged).
+// cut short at MaxIters, the first round dropped half the friction, each contact projection made
+// new offenders, and after four rounds all friction went), so that it flows instead of settling
+// and every later step is cut short in turn. There the repair only scales infeasible impulses
+// back onto their set, and keeps the answer when the step gains no energy (repairUnconverged).
 
 // dissipateRounds bounds the repair rounds; the last one drops every offending friction impulse.
 const dissipateRounds = 4
@@ -36,14 +36,15 @@ const feasibleRounds = 4
 // repairUnconverged makes an unconverged answer safe to step with after its final contact
 // projection, and reports the repair rounds run. On an island of rigid bodies it scales
 // infeasible friction onto its set (scaleOntoSet) and keeps the result when that comes within ε of
-// the set and the step gains no energy (energyCertified); otherwise, and on islands with a
-// reduced deformable, it makes the friction dissipative (makeDissipative).
+// the set and the step gains no energy at all (the certificate's excess is at most zero: an answer
+// that did not converge is not given a converged answer's energyTolerance); otherwise, and on
+// islands with a reduced deformable, it makes the friction dissipative (makeDissipative).
 func (s *Solver) repairUnconverged(p *Problem, deadline time.Time, lastContact time.Duration) int {
 	rounds := 0
 	if s.op.allRigid {
 		var feasible bool
 		rounds, feasible = s.scaleOntoSet(deadline, lastContact)
-		if feasible && s.energyCertified(p) {
+		if excess, ok := s.energyExcess(p); feasible && ok && excess <= 0 {
 			return rounds
 		}
 	}
