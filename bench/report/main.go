@@ -407,7 +407,7 @@ func bulletTable(stagger map[string]headless.Result) (table, error) {
 		"btSequentialImpulseConstraintSolver with its default 10 iterations, one internal step of dt per step) on each scene "+
 		"as the runner builds it, with stagger's sleeping thresholds and contact material rules; shapes and masses are mapped "+
 		"as bench/bullet/doc.go describes. stagger's figures are the scene table's (default configuration, %d workers), "+
-		"medians of its runs; Bullet's are the medians of %d runs of each case. Ratio is stagger's time over Bullet's. Spheres at n 1000 is timed in Bullet only: stagger takes 0.13–0.43 s a step "+
+		"medians of its runs; Bullet's are the medians of %d runs of each case. Ratio is stagger's time over Bullet's. Spheres at n 1000 is timed in Bullet only: stagger takes 0.15–0.44 s a step "+
 		"there, too long for this report.", h.Version, bullet.PkgConfigPackage, runtime.NumCPU(), runRepeats)
 	for _, u := range unsupported {
 		t.note += " " + u + "."
