@@ -868,6 +868,17 @@ const tried = `## What we tried
   impact seeds of 5 s the solve +13 % (two seeds 2–3× slower late in the run, eight others
   faster) and p95 above 16 ms on 5 seeds against 8; the 200-sphere pile's seeds 2–4 unchanged,
   its seed 1 (the table's) 10 → 20 ms median, 19 solves cut short where there had been one.
+- Friction projection on the struck card house's settling debris (about 200 contacts, impact
+  seeds 1 and 8 after 4 s): a subsequence's projection ran its 200 rounds of two sweeps and a CG
+  step cut at the first disc boundary (one or two CG iterations a round) without meeting the
+  dissipation gap, then block Gauss–Seidel alone to FrictionMaxSweeps, 1,800 sweeps, without
+  meeting it either. Ending it after the rounds (kept; solver/friction.go, project): replayed
+  −13 to −23 % work, the earlier impact islands −4 %, pile and sphere islands unchanged; in the
+  pipeline, 16 impact seeds over 5 s −7 % solve (−46 to +56 % per seed), p95 above 16 ms on 6
+  seeds against 5 but the worst 26 ms against 38. Up to four cut subspace steps a round instead of
+  one: −24 % on those islands, +15 to +50 % on the pile, sphere and early impact islands. Tying
+  the projections' gap target to the loop's rel_err (a forcing term, gap = max(ε, η·rel_err),
+  η 0.1–1): −3 % work on the settling spheres, −1 % on the late impact, −8 % on a pile; not kept.
 `
 
 // cpuModel returns the CPU's model name from /proc/cpuinfo, or "unknown CPU".
