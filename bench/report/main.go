@@ -848,7 +848,11 @@ const tried = `## What we tried
   in projected Gauss–Seidel sweeps before each contact projection (f_k = μα_k d_k), 21–50 % more
   subsequences; warm starts extrapolated from the last two steps' answers, +4 % and +15 % work.
   The warm contact projection's factor built at once instead of after the CG's own scaling has
-  had its chance: −20 % contact CG on the resting steps but −1 to −6 % time; not kept. The pile
+  had its chance: −20 % contact CG on the resting steps but −1 to −6 % time; not kept. Again
+  at the default MaxIters on islands above 1,000 contacts: the 1,000-sphere pile 24.2 → 19.9 ms
+  median over 10 s (p95 410 → 376) and 149 → 136 ms over 4 s, but the resting 20- and 30-row
+  pyramids (sleeping off), whose warm projections finish on the CG's own scaling, +11 % solve;
+  not kept. The pile
   stays awake long after it has settled: a dozen spheres on the ground spin about the vertical
   at up to 1.1 rad/s for as long as it runs, each a turntable under the sphere the release grid
   stacked on it, which rolls round on it without slipping (its contact sticks, 2 cm off the
