@@ -44,8 +44,10 @@ func (s *Solver) repairUnconverged(p *Problem, deadline time.Time, lastContact t
 	if s.op.allRigid {
 		var feasible bool
 		rounds, feasible = s.scaleOntoSet(deadline, lastContact)
-		if excess, ok := s.energyExcess(p); feasible && ok && excess <= 0 {
-			return rounds
+		if feasible {
+			if excess, ok := s.energyExcess(p); ok && excess <= 0 {
+				return rounds
+			}
 		}
 	}
 	return rounds + s.makeDissipative(deadline, lastContact)
