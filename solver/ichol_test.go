@@ -4,6 +4,8 @@ import (
 	"math"
 	"testing"
 	"time"
+
+	"gonum.org/v1/gonum/mat"
 )
 
 // denseDelassus computes A restricted to the members' rows by applying the operator to unit
@@ -127,4 +129,71 @@ func TestColdWallContactExact(t *testing.T) {
 	var p Problem
 	genPyramid(&p, 12, false, 1)
 	solveContactExact(t, "wall", &p, Options{Friction: Disc})
+}
+
+// Where the zero-fill factorisation lets a breakdown grow through later rows, startCG must refuse
+// the factor. On the tangent rows of random halves of a sliding sphere pile's contacts (far more
+// rows than the spheres' freedoms) some finite factors amplify residuals by orders; a CG started
+// on one makes no progress. Every factor startCG accepts must give rᵀz within a factor 10 of the
+// exact rᵀ(A + ε diag A)⁻¹r (a dense Cholesky solve of the Delassus rows, assembled
+// independently), and each case must occur (the control: the test sees the mechanism).
+func TestDelassusICRefusesGrowth(t *testing.T) {
+	refused, accepted := 0, 0
+	for seed := uint64(1); seed <= 3; seed++ {
+		var p Problem
+		genSpherePile(&p, 6, true, seed)
+		pick := newRand(seed)
+		o, f := icFor(t, &p, func(int) (int, int) {
+			if pick.IntN(2) == 0 {
+				return 1, 1
+			}
+			return 1, 3
+		})
+		rowsOf, a := denseDelassus(o, f.members)
+		n := len(rowsOf)
+		b := mat.NewSymDense(n, nil)
+		for i := 0; i < n; i++ {
+			for j := i; j < n; j++ {
+				v := 0.5 * (a[i][j] + a[j][i])
+				if i == j {
+					v *= 1 + f.shift
+				}
+				b.SetSym(i, j, v)
+			}
+		}
+		var ch mat.Cholesky
+		if !ch.Factorize(b) {
+			t.Fatalf("seed %d: A + ε diag A not positive definite", seed)
+		}
+		rng := newRand(seed + 10)
+		r := make([]float64, 2*o.m)
+		z := make([]float64, 2*o.m)
+		dir := make([]float64, 2*o.m)
+		rv := mat.NewVecDense(n, nil)
+		for i, kr := range rowsOf {
+			v := rng.NormFloat64()
+			r[2*kr[0]+kr[1]-1] = v
+			rv.SetVec(i, v)
+		}
+		var x mat.VecDense
+		if err := ch.SolveVecTo(&x, rv); err != nil {
+			t.Fatal(err)
+		}
+		exact := mat.Dot(rv, &x)
+		rz, ok := f.startCG(r, z, dir, 2, 1)
+		if !ok {
+			refused++
+			if z[2*rowsOf[0][0]+rowsOf[0][1]-1] != 0 || dir[2*rowsOf[0][0]+rowsOf[0][1]-1] != 0 {
+				t.Errorf("seed %d: a refused factor wrote z or p", seed)
+			}
+			continue
+		}
+		accepted++
+		if !(rz <= 10*exact && rz >= exact/10) {
+			t.Errorf("seed %d: accepted factor's rᵀz = %.3g, exact rᵀ(A + ε diag A)⁻¹r = %.3g", seed, rz, exact)
+		}
+	}
+	if refused == 0 || accepted == 0 {
+		t.Errorf("refused %d, accepted %d of 3 factors: want both", refused, accepted)
+	}
 }

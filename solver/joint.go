@@ -473,5 +473,5 @@ func (js *jointSolve) restartIC() (float64, bool) {
 	}
 	// A normal-only contact's tangent entries of z and p are zero from block scaling
 	// (jointPrecond), and stay so: the factor has no unknowns there.
-	return js.ic.startCG(js.r, js.z, js.p, 3, 0), true
+	return js.ic.startCG(js.r, js.z, js.p, 3, 0)
 }
