@@ -557,12 +557,14 @@ func (fp *frictionProjection) cgIteration(cg *subspaceRun, it int, f []float64, 
 		cg.triedIC = true
 		// Block-Jacobi scaling is converging slowly: restart from here preconditioned by the
 		// incomplete Cholesky factor of the sticking contacts' tangent rows (unless the deadline
-		// has passed: factoring is the CG's largest single step).
+		// has passed: factoring is the CG's largest single step). The rounds of one projection
+		// change the set by a contact or two (a CG step cut at a set's boundary, a sweep freeing
+		// a contact), so on a large island the last factor is kept within icStaleShare.
 		if fp.pastDeadline() {
 			return false
 		}
-		if rzIC, ok := ic.restart(op, &op.blocks, cg.act, 1, 3, r, z, p, fp.deadline); ok {
-			cg.rz, cg.useIC = rzIC, true
+		if rzIC, ok := ic.restartNear(op, &op.blocks, cg.act, 1, 3, len(cg.act)/icStaleShare, r, z, p, fp.deadline); ok {
+			cg.rz, cg.useIC = rzIC+fp.scaleExtras(r, z, p), true
 			if fp.turned {
 				cg.rz = fp.restrictToRims(cg.act, r, z, p)
 			}
@@ -611,6 +613,7 @@ func (fp *frictionProjection) cgIteration(cg *subspaceRun, it int, f []float64, 
 	}
 	if cg.useIC {
 		ic.solve(r, z, 2, 1)
+		fp.scaleExtras(r, z, nil)
 		if fp.turned {
 			for _, k := range cg.act {
 				z[2*k], z[2*k+1] = fp.onRim(k, z[2*k], z[2*k+1])
@@ -633,6 +636,25 @@ func (fp *frictionProjection) cgIteration(cg *subspaceRun, it int, f []float64, 
 		p[2*k+1] = z[2*k+1] + beta*p[2*k+1]
 	}
 	return true
+}
+
+// scaleExtras applies the 2×2 block scaling to the contacts of a stale factor's set that are not
+// its members (delassusIC.extra), setting z (and p, if not nil) there, and returns their rᵀz.
+func (fp *frictionProjection) scaleExtras(r, z, p []float64) float64 {
+	ic := &fp.ic
+	if !ic.stale {
+		return 0
+	}
+	rz := 0.0
+	for _, k := range ic.extra {
+		z1, z2 := tangentPrecond(fp.op, k, r[2*k], r[2*k+1])
+		z[2*k], z[2*k+1] = z1, z2
+		if p != nil {
+			p[2*k], p[2*k+1] = z1, z2
+		}
+		rz += r[2*k]*z1 + r[2*k+1]*z2
+	}
+	return rz
 }
 
 // restrictToRims restricts the CG's restarted direction z = p (the factor's solve) to the sliding

@@ -197,3 +197,76 @@ func TestDelassusICRefusesGrowth(t *testing.T) {
 		t.Errorf("refused %d, accepted %d of 3 factors: want both", refused, accepted)
 	}
 }
+
+// A factor kept for a set that differs from its members by a few contacts (keepNear) must still
+// precondition CG: on the tangent rows of half a sliding pyramid's contacts, one dropped and one
+// added, on the kept members S(LLᵀ)⁻¹Sᵀ is symmetric and positive definite, solve
+// neither reads nor writes a dropped member's entries, and it stays within a factor 2 of the
+// factor rebuilt for the new set in rᵀz. The slack counts contacts dropped and added.
+func TestDelassusICKeptForNearSet(t *testing.T) {
+	var p Problem
+	genPyramid(&p, 8, true, 1)
+	rng := newRand(4)
+	o, f := icFor(t, &p, func(k int) (int, int) {
+		if k%2 == 0 {
+			return 1, 3
+		}
+		return 1, 1
+	})
+	dropped, added := f.members[3].k, 1
+	listNear := func() {
+		f.reset()
+		for k := 0; k < o.m; k++ {
+			if k%2 == 0 && k != dropped || k == added {
+				f.add(k, 1, 3)
+			}
+		}
+	}
+	listNear()
+	if f.keepNear(1) {
+		t.Fatal("kept for a set two contacts away with slack 1")
+	}
+	if !f.keepNear(2) || len(f.extra) != 1 || f.extra[0] != added {
+		t.Fatalf("not kept with slack 2, or extra %v (want [%d])", f.extra, added)
+	}
+	random := func() []float64 {
+		x := make([]float64, 2*o.m)
+		for _, mb := range f.next {
+			x[2*mb.k], x[2*mb.k+1] = rng.NormFloat64(), rng.NormFloat64()
+		}
+		return x
+	}
+	x, y := random(), random()
+	sx := make([]float64, 2*o.m)
+	sy := make([]float64, 2*o.m)
+	x[2*dropped], sx[2*dropped] = 1e30, 7
+	f.solve(x, sx, 2, 1)
+	if sx[2*dropped] != 7 {
+		t.Errorf("solve wrote the dropped member's entry: %v", sx[2*dropped])
+	}
+	x[2*dropped] = 0
+	f.solve(y, sy, 2, 1)
+	xsy, ysx, xsx := dot(x, sy), dot(y, sx), dot(x, sx)
+	if math.Abs(xsy-ysx) > 1e-9*math.Sqrt(dot(x, x)*dot(sy, sy)) {
+		t.Errorf("not symmetric: xᵀSy %v, yᵀSx %v", xsy, ysx)
+	}
+	if !(xsx > 0) {
+		t.Errorf("not positive: xᵀSx = %v", xsx)
+	}
+	listNear()
+	if !f.factor(o, &delassusCoupling{}, time.Time{}) || f.stale {
+		t.Fatal("rebuilt factor not finite, or still stale")
+	}
+	rx := make([]float64, 2*o.m)
+	x[2*added], x[2*added+1] = 0, 0 // the kept factor leaves the added contact to the caller
+	f.solve(x, rx, 2, 1)
+	rebuilt := 0.0
+	for _, mb := range f.next {
+		if mb.k != added {
+			rebuilt += x[2*mb.k]*rx[2*mb.k] + x[2*mb.k+1]*rx[2*mb.k+1]
+		}
+	}
+	if !(xsx <= 2*rebuilt && xsx >= rebuilt/2) {
+		t.Errorf("kept factor's rᵀz %.4g, rebuilt factor's %.4g: not within a factor 2", xsx, rebuilt)
+	}
+}

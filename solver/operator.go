@@ -454,6 +454,13 @@ func growI(s []int, n int) []int {
 	return s[:n]
 }
 
+func growB(s []bool, n int) []bool {
+	if cap(s) < n {
+		return make([]bool, n)
+	}
+	return s[:n]
+}
+
 func growRefs(s []sideRef, n int) []sideRef {
 	if cap(s) < n {
 		return make([]sideRef, n)
