@@ -883,6 +883,25 @@ const tried = `## What we tried
   one: −24 % on those islands, +15 to +50 % on the pile, sphere and early impact islands. Tying
   the projections' gap target to the loop's rel_err (a forcing term, gap = max(ε, η·rel_err),
   η 0.1–1): −3 % work on the settling spheres, −1 % on the late impact, −8 % on a pile; not kept.
+  Ending those projections after 25 rounds instead of 200 (kept): the replayed late impact −30 to
+  −48 % work for as many subsequences, impact over 5 s −23 % solve with every seed's p95 at most
+  14.2 ms (five above 16 ms before), archimpact over 10 s −60 %; after 50 rounds −36 % on the
+  replayed islands; after 12, −59 % but more solves cut short (one replayed set 0 → 2).
+- Incomplete Cholesky factors that amplify residuals: on the flowing 1,000-sphere pile, where dropped
+  fill let a pivot's breakdown grow through later rows, two friction CG runs in one step took
+  7,000 iterations without progress on a factor returning residuals of 1e85. Refusing a factor
+  whose first rᵀ(LLᵀ)⁻¹r exceeds ten times rᵀD⁻¹r/ε (kept; sound factors give about 0.03 of it):
+  the pile's replayed islands −20 % work, cold sliding sphere piles −17 %, no other scene's
+  trajectory changed. Dropping a broken-down row's entries instead (the row then truly diagonal):
+  the same −20 % on the flowing pile, but cold sliding sphere piles +3 % (one seed +45 %);
+  not kept.
+- Friction factor kept across a projection's rounds while its set changes by at most 1 % of its
+  contacts (kept): the replayed flowing and settling sphere piles −7 % time for 3 % more CG
+  iterations; within 2 % or 5 % about the same, within 10 % no gain (24 % more CG). In the
+  pipeline, spheres 1000 over 4 s, three seeds: solve −2 %, p95 −5 %.
+- The contact CG's factor built at once on the 1,000-sphere pile's late resting steps (5–6 s,
+  replayed): −13.5 % contact updates, −0.7 % time (the factorisations cost what the CG's own
+  scaling saved); not kept.
 `
 
 // cpuModel returns the CPU's model name from /proc/cpuinfo, or "unknown CPU".
