@@ -898,7 +898,9 @@ const tried = `## What we tried
 - Friction factor kept across a projection's rounds while its set changes by at most 1 % of its
   contacts (kept): the replayed flowing and settling sphere piles −7 % time for 3 % more CG
   iterations; within 2 % or 5 % about the same, within 10 % no gain (24 % more CG). In the
-  pipeline, spheres 1000 over 4 s, three seeds: solve −2 %, p95 −5 %.
+  pipeline, spheres 1000 over 4 s, three seeds: solve −2 %, p95 −5 %. Also for projections run
+  to the sweep tolerance (no gap target, CG steps not cut): the solver's sliding 20- and 30-row
+  pyramids took 66–80 % more friction CG and 29–39 % more time, so those rebuild it.
 - The contact CG's factor built at once on the 1,000-sphere pile's late resting steps (5–6 s,
   replayed): −13.5 % contact updates, −0.7 % time (the factorisations cost what the CG's own
   scaling saved); not kept.
