@@ -275,12 +275,13 @@ func (f *delassusIC) startCG(r, z, p []float64, stride, base int) (float64, bool
 	return rz, true
 }
 
-// icGrowth bounds rᵀ(LLᵀ)⁻¹r against rᵀD⁻¹r/ε, D the factor's pivots L_uu² (about diag(A)):
-// were LLᵀ the complete factor of A + ε diag(A) the ratio would be at most about 1. An incomplete
-// factor stays well below it (its median was 0.03 on a sliding sphere pile's projections and
-// on a flowing one's, the 99th percentile 0.05); where dropped fill has let a breakdown grow
-// through later rows it reached 1e50–1e166 on the sliding pile's worst percent, and such a factor
-// stalls its CG (on the flowing pile, two runs of 7,000 iterations without progress in one step).
+// icGrowth bounds rᵀ(LLᵀ)⁻¹r against rᵀD⁻¹r/ε, D the factor's pivots L_uu². A pivot is at most
+// (1 + ε)·A_uu, so were LLᵀ the complete factor of A + ε diag(A) the ratio would be at most
+// about 1 (rᵀ(A + ε diag A)⁻¹r ≤ rᵀdiag(A)⁻¹r/ε). Sound incomplete factors stay well below it
+// (median 0.03 on sliding and flowing sphere piles' projections, 99th percentile 0.05); where
+// dropped fill has let a breakdown grow through later rows it reached 1e50–1e166 on the sliding
+// pile's worst percent, and such a factor stalls its CG (on the flowing pile, two runs of 7,000
+// iterations without progress in one step).
 const icGrowth = 10
 
 // reset starts listing a set, keeping capacity. The two member lists trade places in factor, so
