@@ -690,7 +690,13 @@ func (fp *frictionProjection) feasibleStep(act []int, f, p []float64, a float64)
 		if fp.rimCurv[k] >= 0 {
 			continue // sliding: clip keeps it on its rim
 		}
-		a = min(a, fp.set.stepToBoundary(f[2*k], f[2*k+1], p[2*k], p[2*k+1], op.mu[k]*fp.alpha[k]))
+		rad := op.mu[k] * fp.alpha[k]
+		if fp.set.model == Disc {
+			if e1, e2 := f[2*k]+a*p[2*k], f[2*k+1]+a*p[2*k+1]; e1*e1+e2*e2 <= rad*rad {
+				continue // the whole step stays inside: its boundary is beyond a
+			}
+		}
+		a = min(a, fp.set.stepToBoundary(f[2*k], f[2*k+1], p[2*k], p[2*k+1], rad))
 	}
 	return a
 }
