@@ -162,6 +162,15 @@ func boxBox(a *Box, pa Pose, b *Box, pb Pose, margin float64, prev *Manifold, ou
 		return boxFaceContact(b, &fb, a, &fa, refAxis, tb[refAxis] > 0, false, alongEdge, margin, &cs)
 	}
 	ref := clip(refIsA, refAxis)
+	if alongEdge && cs.n > 0 && cs.c[cs.deepest()].Gap > edgeSep+boxEdgeTolerance*scale {
+		// The clip does not reach the overlap the edge axis measures: it lies beyond the face's
+		// sides, where the edges cross, and the edge pair's contact holds it (see polyPoly).
+		boxEdgeContact(a, &fa, b, &fb, edgeI, edgeJ, edgeL, margin, out)
+		if out.Count > 0 && boxEdgeCrossing(ha, &fa, hb, &fb, out.Points[0], scale) {
+			return
+		}
+		out.Count = 0
+	}
 	if cs.n == 0 && alongEdge && (bestIsA != refIsA || bestAxis != refAxis) {
 		// No point of the incident face lies over the face near the edge axis and within the
 		// reference box: the two cross at that face's end. Clip the least penetrating face.
@@ -341,6 +350,19 @@ func boxFaceContact(ref *Box, fr *frame, inc *Box, fi *frame, refAxis int, neg, 
 
 // boxEdgeContact adds the single contact of an edge–edge separating axis: edge i of A (axis
 // direction) against edge j of B, along the unit axis l (A frame, oriented A → B).
+// boxEdgeCrossing is edgeCrossing for two boxes of half extents ha, hb at frames fa, fb.
+func boxEdgeCrossing(ha mgl64.Vec3, fa *frame, hb mgl64.Vec3, fb *frame, c Contact, scale float64) bool {
+	onA, onB := c.Point.Sub(c.Normal.Mul(0.5*c.Gap)), c.Point.Add(c.Normal.Mul(0.5*c.Gap))
+	return boxDepth(hb, fb, onA) <= 0.01*scale || boxDepth(ha, fa, onB) <= 0.01*scale
+}
+
+// boxDepth returns the largest signed distance of the world point w from the face planes of the
+// box of half extents h at frame f: at most 0 inside, and a lower bound on the distance outside.
+func boxDepth(h mgl64.Vec3, f *frame, w mgl64.Vec3) float64 {
+	l := f.applyInv(w)
+	return max(math.Abs(l[0])-h[0], math.Abs(l[1])-h[1], math.Abs(l[2])-h[2])
+}
+
 func boxEdgeContact(a *Box, fa *frame, b *Box, fb *frame, i, j int, l mgl64.Vec3, margin float64, out *Manifold) {
 	ha, hb := a.HalfExtents, b.HalfExtents
 	n := fa.rotate(l)

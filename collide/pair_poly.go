@@ -2,6 +2,7 @@ package collide
 
 import (
 	"math"
+	"slices"
 
 	"github.com/go-gl/mathgl/mgl64"
 )
@@ -172,6 +173,16 @@ func polyPoly(A, B *placedPoly, margin float64, prev *Manifold, out *Manifold) {
 		refIsA, refFace, faceSep, alongEdge = isA, f, s, true
 	}
 	ref := clip(refIsA, refFace, alongEdge)
+	if alongEdge && cs.n > 0 && cs.c[cs.deepest()].Gap > sepE+boxEdgeTolerance*scale {
+		// The clip does not reach the overlap the edge axis measures: it lies beyond the face's
+		// sides, where the edges cross (a hull sank 1.3 cm into another in the 100-body pile),
+		// and the edge pair's contact holds it.
+		polyEdgeContact(A, B, edgeA, edgeB, A.f.rotate(axisE), margin, out)
+		if out.Count > 0 && edgeCrossing(A, B, out.Points[0], scale) {
+			return
+		}
+		out.Count = 0
+	}
 	if cs.n == 0 && alongEdge {
 		// No point of the other shape's face lies over that face and within its shape: they
 		// cross at the face's end (two cards' ends in an X). The other shape's face along the
@@ -235,10 +246,13 @@ type polyClip struct {
 func polyFaceContact(ref, inc *placedPoly, ir *frame, refFace int, refIsA, clipFloor bool, skip uint32, margin float64, cs *candidates) Reference {
 	rf := ref.p.faces[refFace]
 	n := rf.normal
-	// Incident face: most anti-parallel to the reference normal.
+	// Incident face: of the faces at inc's deepest vertex along −n, the most anti-parallel to n.
+	// On a box that is the most anti-parallel face of all; on a hull the most anti-parallel face
+	// can lie away from the deepest vertex, and clipping it would leave the deepest points out.
+	deepest := int32(inc.p.support(ir.invRotate(n.Mul(-1))))
 	incFace, best := 0, math.Inf(1)
 	for j, f := range inc.p.faces {
-		if d := ir.rotate(f.normal).Dot(n); d < best {
+		if d := ir.rotate(f.normal).Dot(n); d < best && slices.Contains(inc.p.loop(j), deepest) {
 			incFace, best = j, d
 		}
 	}
