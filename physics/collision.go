@@ -296,6 +296,7 @@ func (cb *collisionBody) contactSide(point mgl64.Vec3) contactSide {
 	if b := cb.body; b.Kind == Kinematic {
 		s.kinematic, s.moving = true, !cb.still
 		s.velocity = b.LinearVelocity.Add(b.AngularVelocity.Cross(point.Sub(b.Position)))
+		s.angular = b.AngularVelocity
 	}
 	return s
 }

@@ -54,6 +54,8 @@ func TestConfigValidateNamesTheField(t *testing.T) {
 		{"Config.SleepTime", func(c *Config) { c.SleepTime = -1 }, "-1"},
 		{"Config.SleepLinear", func(c *Config) { c.SleepLinear = inf }, "+Inf"},
 		{"Config.SleepLinear", func(c *Config) { c.SleepLinear = -0.01 }, "-0.01"},
+		{"Config.TorsionalPatchRadius", func(c *Config) { c.TorsionalPatchRadius = -0.01 }, "-0.01"},
+		{"Config.TorsionalPatchRadius", func(c *Config) { c.TorsionalPatchRadius = inf }, "+Inf"},
 		{"Config.SleepAngular", func(c *Config) { c.SleepAngular = nan }, "NaN"},
 		{"Config.SleepAngular", func(c *Config) { c.SleepAngular = -0.035 }, "-0.035"},
 		{"Config.Workers", func(c *Config) { c.Workers = -1 }, "-1"},

@@ -49,6 +49,8 @@ type contactSide struct {
 	// moved, which wakes a sleeping island it touches.
 	kinematic, moving bool
 	velocity          mgl64.Vec3
+	// angular is a kinematic body's angular velocity, rad/s, world (torsional friction's).
+	angular mgl64.Vec3
 }
 
 // contactImpulse is the impulse a contact point receives over a step: the normal impulse α and the

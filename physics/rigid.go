@@ -21,6 +21,9 @@ type rigidModel struct {
 	angularMomentum mgl64.Vec3 // world, start of step: R I Rᵀ ω
 	force, torque   mgl64.Vec3 // world, applied by the game for this step (forces.go)
 	gravityScale    float64
+	// spinImpulse is the torsional friction's angular impulse on the body this step, world
+	// (spin_friction.go): part of the unconstrained motion, like the game's torque.
+	spinImpulse mgl64.Vec3
 	// round: the body's collider is a sphere, whose surface turning does not move (see
 	// rotationScale).
 	round bool
@@ -39,16 +42,26 @@ func (r *rigidModel) load(b *RigidBody) {
 	r.angularMomentum = r.rotation.Mul3x1(r.inertia.Mul3x1(r.rotation.Transpose().Mul3x1(b.AngularVelocity)))
 	r.force, r.torque = b.force, b.torque
 	r.gravityScale = b.GravityScale()
+	r.spinImpulse = mgl64.Vec3{}
 }
 
 // momentum returns the world angular momentum the step starts from: the start-of-step momentum
-// plus the game's torque impulse h τ, which the predictor applies first, as semi-implicit Euler
-// applies forces before moving.
+// plus the game's torque impulse h τ and the torsional friction's impulse, which the predictor
+// applies first, as semi-implicit Euler applies forces before moving.
 func (r *rigidModel) momentum(h float64) mgl64.Vec3 {
-	if r.torque == (mgl64.Vec3{}) {
-		return r.angularMomentum
+	m := r.angularMomentum
+	if r.torque != (mgl64.Vec3{}) {
+		m = m.Add(r.torque.Mul(h))
 	}
-	return r.angularMomentum.Add(r.torque.Mul(h))
+	if r.spinImpulse != (mgl64.Vec3{}) {
+		m = m.Add(r.spinImpulse)
+	}
+	return m
+}
+
+// worldInverseInertia returns R I⁻¹ Rᵀ u, the start-of-step inverse world inertia applied to u.
+func (r *rigidModel) worldInverseInertia(u mgl64.Vec3) mgl64.Vec3 {
+	return r.rotation.Mul3x1(r.invInertia.Mul3x1(r.rotation.Transpose().Mul3x1(u)))
 }
 
 // store scatters the model's state into b, if every value is finite. It reports whether it wrote.

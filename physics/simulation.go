@@ -153,6 +153,7 @@ func (s *Simulation) Step(h float64, tick uint64) error {
 		return err
 	}
 	s.collideDeformables(s.config.ContactMargin)
+	s.applyTorsionalFriction(h)
 	contactStart := time.Now()
 	in := contactInput{
 		h: h, models: s.models, deformables: s.deformModels, layout: &s.layout, qdotP: s.qdotP, asleep: s.asleep,

@@ -38,6 +38,9 @@ type Options struct {
 	// Separation is the speed, m/s, at which overlapping bodies are pushed apart
 	// (physics.Config.SeparationSpeed); 0 turns the separation off.
 	Separation float64
+	// Torsion is the radius, m, of the contact patch that resists spin about a contact normal
+	// (physics.Config.TorsionalPatchRadius); 0 (physics.DefaultConfig's) turns it off.
+	Torsion float64
 	// Joint turns on the staggered solve's joint sticking solve, the settling of converged friction
 	// and the sharpening of sliding islands (solver.Options.Joint, Settle and Sharpen), as
 	// physics.DefaultConfig does; -joint=false runs the paper's plain loop.
@@ -85,6 +88,7 @@ func (o *Options) Register(fs *flag.FlagSet) {
 	fs.IntVar(&o.Work, "work", o.Work, "sp: work budget per island solve in contact updates (0: none)")
 	fs.IntVar(&o.Workers, "workers", o.Workers, "island solver workers")
 	fs.Float64Var(&o.Separation, "separation", o.Separation, "speed, m/s, at which overlapping bodies are pushed apart (0: off)")
+	fs.Float64Var(&o.Torsion, "torsion", o.Torsion, "radius, m, of the contact patch that resists spin about a contact normal (0: off)")
 	fs.BoolVar(&o.Joint, "joint", o.Joint, "sp: the joint sticking solve, the settling of converged friction and the sharpening of sliding islands (false: the paper's plain loop)")
 	fs.BoolVar(&o.Cold, "cold", o.Cold, "solve every step from zero impulses (no warm start)")
 	fs.BoolVar(&o.JSON, "json", o.JSON, "print one JSON object with the results on stdout")
@@ -217,6 +221,7 @@ func (o Options) PhysicsConfig() physics.Config {
 	}
 	cfg.ColdStart = o.Cold
 	cfg.SeparationSpeed = o.Separation
+	cfg.TorsionalPatchRadius = o.Torsion
 	return cfg
 }
 
