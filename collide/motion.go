@@ -46,3 +46,9 @@ func (pm *pairMotion) predictedGap(c *Contact) float64 {
 func (pm *pairMotion) turnReach(p mgl64.Vec3) float64 {
 	return pm.a.Angular.Cross(p.Sub(pm.originA)).Len() + pm.b.Angular.Cross(p.Sub(pm.originB)).Len()
 }
+
+// reaches reports whether the pair's motion can close contact c within the step: its predicted
+// gap, less how far the two turns can move its point, is at most 0.
+func (pm *pairMotion) reaches(c *Contact) bool {
+	return pm.predictedGap(c)-pm.turnReach(c.Point) <= 0
+}

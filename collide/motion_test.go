@@ -347,3 +347,61 @@ func hullArea(m *Manifold) float64 {
 	}
 	return 0.5 * math.Abs(area)
 }
+
+// A card falling past another's top edge, as the impact scene brought them together (seed 4,
+// 2.76 s): card B, turning at 4 rad/s and falling at 1.5 m/s, hangs with its bottom edge a few
+// millimetres over card A's top edge, so its face lies beyond A's face and clips to nothing. Its
+// closest point alone let the solve turn B about that point and drive the edge's far end onto A's
+// face, 8.9 mm deep. For every corner of B within the margin whose gap the pair's motion over the
+// step can close (its approach plus how far the two turns can move it), the turn about the
+// closest point that carries the corner straight onto A must close some contact of the manifold
+// (as in TestTiltedBoardsHoldTheTurn).
+func TestCardFallingPastAnEdgeHoldsTheTurn(t *testing.T) {
+	const h, margin = 0.01, 0.02
+	card := must(NewBox(mgl64.Vec3{0.005, 0.3, 0.45}))
+	pa := Pose{Position: mgl64.Vec3{-1.074994, 0.000024, 0.435208}, Rotation: mgl64.Quat{W: 0.991005, V: mgl64.Vec3{0.000006, 0.133828, -0.000044}}.Normalize()}
+	pb := Pose{Position: mgl64.Vec3{-0.905185, -0.001008, 1.318429}, Rotation: mgl64.Quat{W: 0.068533, V: mgl64.Vec3{0.000679, -0.997647, 0.001564}}.Normalize()}
+	ma := Motion{Linear: mgl64.Vec3{0.142750, -0.000157, 0.133483}.Mul(h), Angular: mgl64.Vec3{0.004776, -0.023017, 0.001288}.Mul(h)}
+	mb := Motion{Linear: mgl64.Vec3{-0.594785, 0.002481, -1.538397}.Mul(h), Angular: mgl64.Vec3{-0.036148, -4.058943, 0.045580}.Mul(h)}
+	fa, fb := pa.frame(), pb.frame()
+	ga, gb := boxGJK(card.HalfExtents, &fa), boxGJK(card.HalfExtents, &fb)
+	closest := gjkDistance(&ga, &gb, pb.Position.Sub(pa.Position))
+	if closest.intersects {
+		t.Fatal("the cards overlap: the pose is not the one captured")
+	}
+	for _, shape := range []Shape{card, cubeHull(card.HalfExtents)} {
+		var m Manifold
+		if _, err := CollideMoving(shape, pa, ma, shape, pb, mb, margin, nil, &m); err != nil {
+			t.Fatal(err)
+		}
+		reached := 0
+		for i := 0; i < 8; i++ {
+			w := pb.Apply(boxVertex(card.HalfExtents, i))
+			d, g := card.SignedDistance(pa.ApplyInverse(w))
+			if !(d > 0) || d > margin {
+				continue
+			}
+			toward := pa.Rotate(g).Mul(-1) // from the corner onto A
+			approach := mb.displacement(pb.Position, w).Sub(ma.displacement(pa.Position, w)).Dot(toward)
+			turn := ma.Angular.Cross(w.Sub(pa.Position)).Len() + mb.Angular.Cross(w.Sub(pb.Position)).Len()
+			arm := w.Sub(closest.pb)
+			axis, ok := unit(arm.Cross(toward))
+			if d-approach-turn > 0 || !ok {
+				continue
+			}
+			reached++
+			angle := d / axis.Cross(arm).Dot(toward)
+			closing := math.Inf(1)
+			for _, c := range m.Contacts() {
+				move := axis.Cross(c.PointOnB().Sub(closest.pb)).Mul(angle)
+				closing = min(closing, c.Gap+c.Normal.Dot(move))
+			}
+			if closing > 0.1*d {
+				t.Errorf("%T: turning the falling card %.3g rad about its closest point onto the other (its corner %d, %.4g m away) leaves every contact open by at least %.4g (%d points)", shape, angle, i, d, closing, m.Count)
+			}
+		}
+		if reached < 2 {
+			t.Fatalf("%T: %d corners of the falling card within reach: the pose is not the one captured", shape, reached)
+		}
+	}
+}

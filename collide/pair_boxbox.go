@@ -348,8 +348,6 @@ func boxFaceContact(ref *Box, fr *frame, inc *Box, fi *frame, refAxis int, neg, 
 	return Reference{Kind: ReferenceFaceB, A: incFace, B: refFace}
 }
 
-// boxEdgeContact adds the single contact of an edge–edge separating axis: edge i of A (axis
-// direction) against edge j of B, along the unit axis l (A frame, oriented A → B).
 // boxEdgeCrossing is edgeCrossing for two boxes of half extents ha, hb at frames fa, fb.
 func boxEdgeCrossing(ha mgl64.Vec3, fa *frame, hb mgl64.Vec3, fb *frame, c Contact, scale float64) bool {
 	onA, onB := c.Point.Sub(c.Normal.Mul(0.5*c.Gap)), c.Point.Add(c.Normal.Mul(0.5*c.Gap))
@@ -363,6 +361,8 @@ func boxDepth(h mgl64.Vec3, f *frame, w mgl64.Vec3) float64 {
 	return max(math.Abs(l[0])-h[0], math.Abs(l[1])-h[1], math.Abs(l[2])-h[2])
 }
 
+// boxEdgeContact adds the single contact of an edge–edge separating axis: edge i of A (axis
+// direction) against edge j of B, along the unit axis l (A frame, oriented A → B).
 func boxEdgeContact(a *Box, fa *frame, b *Box, fb *frame, i, j int, l mgl64.Vec3, margin float64, out *Manifold) {
 	ha, hb := a.HalfExtents, b.HalfExtents
 	n := fa.rotate(l)
@@ -398,8 +398,9 @@ func boxEdgeContact(a *Box, fa *frame, b *Box, fb *frame, i, j int, l mgl64.Vec3
 
 // boxBoxClosest adds the contacts of two separated boxes: the one between their exact closest
 // points and, when the direction between them is within faceContactCos of a face normal of
-// either box, the incident face clipped against that face (speculativeFace), and otherwise the
-// contacts of the vertices near the other box (tiltedContacts). It adds nothing beyond the
+// either box, the incident face clipped against that face (speculativeFace) or, if that clips to
+// nothing, the contacts of the vertices near the other box that the pair's motion can close, and
+// otherwise the contacts of all the vertices near the other box (tiltedContacts). It adds nothing beyond the
 // margin, and nothing when the boxes touch: the distance query finds them overlapping or at zero
 // distance, and it reports touching.
 func boxBoxClosest(a *Box, fa *frame, b *Box, fb *frame, margin float64, out *Manifold) (touching bool) {
@@ -433,7 +434,7 @@ func boxBoxClosest(a *Box, fa *frame, b *Box, fb *frame, margin float64, out *Ma
 		var ta, tb boxTopology
 		pa := placedPoly{p: boxPolytope(a.HalfExtents, &ta), f: *fa, box: a}
 		pb := placedPoly{p: boxPolytope(b.HalfExtents, &tb), f: *fb, box: b}
-		tiltedContacts(&pa, &pb, closest, margin, out)
+		tiltedContacts(&pa, &pb, closest, margin, nil, out)
 		return false
 	}
 	var cs candidates
@@ -447,9 +448,10 @@ func boxBoxClosest(a *Box, fa *frame, b *Box, fb *frame, margin float64, out *Ma
 		out.Reference = ref
 		return false
 	}
-	out.Normal = n
-	out.Reference = Reference{}
-	out.add(closest)
+	var ta, tb boxTopology
+	pa := placedPoly{p: boxPolytope(a.HalfExtents, &ta), f: *fa, box: a}
+	pb := placedPoly{p: boxPolytope(b.HalfExtents, &tb), f: *fb, box: b}
+	tiltedContacts(&pa, &pb, closest, margin, &out.motion, out)
 	return false
 }
 
@@ -501,11 +503,19 @@ func speculativeFace(cs *candidates, pa, pb mgl64.Vec3, id FeatureID, scale, mar
 // constraint holds no ghost. The closest points alone do not hold a turning body: a card falling
 // edge first, its bottom edge 5 cm from another card's end edge and nearly parallel to it, turned
 // about the one closest corner and sank 7 mm into the card at its edge's other end.
-func tiltedContacts(A, B *placedPoly, closest Contact, margin float64, out *Manifold) {
+//
+// With reach non-nil it keeps only the vertex contacts that the pair's motion over the step can
+// close (pairMotion.reaches), for a pair whose closest points lie along a face's normal but whose incident
+// face clips to nothing against that face, lying beyond its sides (boxBoxClosest, polyClosest): a
+// card hanging with its bottom edge just over another card's top edge, turning as it fell, had
+// only its closest point, and the solve turned it about that point and drove the edge's far end
+// 8.9 mm into the other's face (TestCardFallingPastAnEdgeHoldsTheTurn). A pair at rest keeps the
+// closest points' contact alone there.
+func tiltedContacts(A, B *placedPoly, closest Contact, margin float64, reach *pairMotion, out *Manifold) {
 	var cs candidates
 	cs.add(closest)
-	vertexContacts(B, A, false, margin, &cs)
-	vertexContacts(A, B, true, margin, &cs)
+	vertexContacts(B, A, false, margin, reach, &cs)
+	vertexContacts(A, B, true, margin, reach, &cs)
 	out.Normal = closest.Normal
 	out.Reference = Reference{}
 	cs.emit(closest.Normal, out)
@@ -514,9 +524,10 @@ func tiltedContacts(A, B *placedPoly, closest Contact, margin float64, out *Mani
 // vertexContacts adds to cs, for every vertex of from outside to and within the margin of it, the
 // contact between that vertex and its closest point on to: gap their distance, normal their
 // direction, oriented from A to B (from is A when fromIsA). A vertex whose feature pair cs holds
-// already (the closest points') is skipped. Face planes bound a vertex's distance from below, so
-// most vertices are dismissed without a distance query.
-func vertexContacts(from, to *placedPoly, fromIsA bool, margin float64, cs *candidates) {
+// already (the closest points') is skipped, and with reach non-nil so is one that the pair's motion
+// cannot close within the step. Face planes bound a vertex's distance from below, so most
+// vertices are dismissed without a distance query.
+func vertexContacts(from, to *placedPoly, fromIsA bool, margin float64, reach *pairMotion, cs *candidates) {
 	for i, v := range from.p.verts {
 		w := from.f.apply(v)
 		l := to.f.applyInv(w)
@@ -543,8 +554,9 @@ func vertexContacts(from, to *placedPoly, fromIsA bool, margin float64, cs *cand
 		for k := 0; k < cs.n; k++ {
 			known = known || cs.c[k].Feature == id
 		}
-		if !known {
-			cs.add(Contact{Point: to.f.apply(madd(l, g, -0.5*d)), Normal: n, Gap: d, Feature: id})
+		c := Contact{Point: to.f.apply(madd(l, g, -0.5*d)), Normal: n, Gap: d, Feature: id}
+		if !known && (reach == nil || reach.reaches(&c)) {
+			cs.add(c)
 		}
 	}
 }

@@ -407,7 +407,7 @@ func polyClosest(A, B *placedPoly, margin float64, out *Manifold) (touching bool
 	}
 	closest := Contact{Point: lerp(r.pa, r.pb, 0.5), Normal: n, Gap: r.distance, Feature: id}
 	if face < 0 {
-		tiltedContacts(A, B, closest, margin, out)
+		tiltedContacts(A, B, closest, margin, nil, out)
 		return false
 	}
 	var cs candidates
@@ -423,9 +423,7 @@ func polyClosest(A, B *placedPoly, margin float64, out *Manifold) (touching bool
 		out.Reference = ref
 		return false
 	}
-	out.Normal = n
-	out.Reference = Reference{}
-	out.add(closest)
+	tiltedContacts(A, B, closest, margin, &out.motion, out)
 	return false
 }
 
