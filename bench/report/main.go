@@ -904,6 +904,17 @@ const tried = `## What we tried
 - The contact CG's factor built at once on the 1,000-sphere pile's late resting steps (5–6 s,
   replayed): −13.5 % contact updates, −0.7 % time (the factorisations cost what the CG's own
   scaling saved); not kept.
+- Torsional friction (kept, off by default; physics/spin_friction.go, Config.TorsionalPatchRadius)
+  at 0.01 m on the 1,000-sphere pile: the turntable spheres stop (seed 1: 18 bodies still above
+  the sleep thresholds at 8 s against 22 without it, 3 at 10 s), but the avalanches change with
+  it and the median over 10 s moved both ways (seed 1 worse, seed 2 better, runs overlapping
+  other work), so it does not yet buy the 20 ms. On the 100-body pile it leaves seven of eight
+  seeds within 2.2 mm, and seed 4 takes a one-step 5.2 mm penetration at 1.14 s, over
+  make validate's 5 mm: a sphere spins a resting hull up to 20 rad/s within one step, which the
+  step's linearisation does not follow. First without a floor on the spin it acts on, it fed
+  the solve's round-off back into a resting 100-cube tower, whose twist grew over 40 s until its
+  solves were cut short (shift 1.3 mm, make validate); spins slipping less than 1e-9 m/s at the
+  patch's rim are now left alone.
 `
 
 // cpuModel returns the CPU's model name from /proc/cpuinfo, or "unknown CPU".
