@@ -5,25 +5,18 @@ import (
 	"testing"
 
 	"github.com/go-gl/mathgl/mgl64"
-	"github.com/stagger-physics/stagger/collide"
 	"github.com/stagger-physics/stagger/ecs"
 )
 
-// spawnSpinningBall adds a 1 kg ball of ballRadius at p, at rest but spinning at w, friction mu.
+// spawnSpinningBall adds spawnBall's ball at p, at rest but spinning at omega, friction mu.
 func spawnSpinningBall(t *testing.T, w *ecs.World, p, omega mgl64.Vec3, mu float64) ecs.Entity {
 	t.Helper()
-	s, err := collide.NewSphere(ballRadius)
-	if err != nil {
-		t.Fatal(err)
+	e := spawnBall(t, w, p, mgl64.Vec3{}, mu, 0)
+	b, ok := ecs.Get[RigidBody](w, e)
+	if !ok {
+		t.Fatalf("the ball %v has no RigidBody", e)
 	}
-	b := NewDynamic(p, 1)
-	b.Mass = 1
 	b.AngularVelocity = omega
-	b.Friction = mu
-	e, err := Spawn(w, b, Collider{Shape: s})
-	if err != nil {
-		t.Fatal(err)
-	}
 	return e
 }
 
