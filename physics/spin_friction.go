@@ -12,8 +12,8 @@ import (
 // line of centres, spin for ever and keep their island awake. A real contact is a small patch,
 // whose friction resists such spin with a torque up to about μ·a·N for a patch of radius a.
 //
-// applyTorsionalFriction gives each touching contact of rigid bodies that angular impulse about
-// its normal before the solve, as part of the bodies' unconstrained velocity q̇ᴾ: bounded by
+// applyTorsionalFriction gives each contact point of rigid bodies that pressed last step that
+// angular impulse about its normal before the solve, as part of the bodies' unconstrained velocity q̇ᴾ: bounded by
 // μ·TorsionalPatchRadius·α with α the normal impulse the same point received last step (its warm
 // start; a new point resists no spin in its first step), and never more than the impulse that
 // stops the relative spin. The contacts are visited once, in the list's order (the same for any
@@ -46,23 +46,23 @@ func (s *Simulation) applyTorsionalFriction(h float64) {
 		return
 	}
 	touched := false
-	for k := range s.contacts.points {
-		c := &s.contacts.points[k]
+	for i := range s.contacts.points {
+		c := &s.contacts.points[i]
 		if c.pair < 0 || !(c.warm.normal > 0) || !(c.friction > 0) {
 			continue
 		}
 		n := c.normal
 		wa, ia, da := s.spinSide(&c.a, n)
 		wb, ib, db := s.spinSide(&c.b, n)
-		k := n.Dot(ia) + n.Dot(ib)
-		if !(k > 0) {
+		inertia := n.Dot(ia) + n.Dot(ib)
+		if !(inertia > 0) {
 			continue
 		}
 		rel := wa.Sub(wb).Dot(n)
 		if math.Abs(rel)*radius <= torsionalSlipTol {
 			continue
 		}
-		lambda := torsionalImpulse(rel, k, c.friction*radius*c.warm.normal)
+		lambda := torsionalImpulse(rel, inertia, c.friction*radius*c.warm.normal)
 		if lambda == 0 {
 			continue
 		}
