@@ -400,9 +400,9 @@ func boxEdgeContact(a *Box, fa *frame, b *Box, fb *frame, i, j int, l mgl64.Vec3
 // points and, when the direction between them is within faceContactCos of a face normal of
 // either box, the incident face clipped against that face (speculativeFace) or, if that clips to
 // nothing, the contacts of the vertices near the other box that the pair's motion can close, and
-// otherwise the contacts of all the vertices near the other box (tiltedContacts). It adds nothing beyond the
-// margin, and nothing when the boxes touch: the distance query finds them overlapping or at zero
-// distance, and it reports touching.
+// otherwise the contacts of all the vertices near the other box (tiltedContacts). It adds nothing
+// beyond the margin, and nothing when the boxes touch: the distance query finds them overlapping
+// or at zero distance, and it reports touching.
 func boxBoxClosest(a *Box, fa *frame, b *Box, fb *frame, margin float64, out *Manifold) (touching bool) {
 	ga, gb := boxGJK(a.HalfExtents, fa), boxGJK(b.HalfExtents, fb)
 	r := gjkDistance(&ga, &gb, fb.pos.Sub(fa.pos))
@@ -432,8 +432,7 @@ func boxBoxClosest(a *Box, fa *frame, b *Box, fb *frame, margin float64, out *Ma
 	closest := Contact{Point: lerp(r.pa, r.pb, 0.5), Normal: n, Gap: r.distance, Feature: id}
 	if axis < 0 {
 		var ta, tb boxTopology
-		pa := placedPoly{p: boxPolytope(a.HalfExtents, &ta), f: *fa, box: a}
-		pb := placedPoly{p: boxPolytope(b.HalfExtents, &tb), f: *fb, box: b}
+		pa, pb := placedBox(a, fa, &ta), placedBox(b, fb, &tb)
 		tiltedContacts(&pa, &pb, closest, margin, nil, out)
 		return false
 	}
@@ -449,10 +448,14 @@ func boxBoxClosest(a *Box, fa *frame, b *Box, fb *frame, margin float64, out *Ma
 		return false
 	}
 	var ta, tb boxTopology
-	pa := placedPoly{p: boxPolytope(a.HalfExtents, &ta), f: *fa, box: a}
-	pb := placedPoly{p: boxPolytope(b.HalfExtents, &tb), f: *fb, box: b}
+	pa, pb := placedBox(a, fa, &ta), placedBox(b, fb, &tb)
 	tiltedContacts(&pa, &pb, closest, margin, &out.motion, out)
 	return false
+}
+
+// placedBox returns the polyhedral view of box b at frame f; t holds its topology.
+func placedBox(b *Box, f *frame, t *boxTopology) placedPoly {
+	return placedPoly{p: boxPolytope(b.HalfExtents, t), f: *f, box: b}
 }
 
 // faceContactCos (15°) decides when two polyhedra whose best axis is not a face normal are
@@ -505,12 +508,12 @@ func speculativeFace(cs *candidates, pa, pb mgl64.Vec3, id FeatureID, scale, mar
 // about the one closest corner and sank 7 mm into the card at its edge's other end.
 //
 // With reach non-nil it keeps only the vertex contacts that the pair's motion over the step can
-// close (pairMotion.reaches), for a pair whose closest points lie along a face's normal but whose incident
-// face clips to nothing against that face, lying beyond its sides (boxBoxClosest, polyClosest): a
-// card hanging with its bottom edge just over another card's top edge, turning as it fell, had
-// only its closest point, and the solve turned it about that point and drove the edge's far end
-// 8.9 mm into the other's face (TestCardFallingPastAnEdgeHoldsTheTurn). A pair at rest keeps the
-// closest points' contact alone there.
+// close (pairMotion.reaches), for a pair whose closest points lie along a face's normal but
+// whose incident face clips to nothing against that face, lying beyond its sides (boxBoxClosest,
+// polyClosest): a card hanging with its bottom edge just over another card's top edge, turning
+// as it fell, had only its closest point, and the solve turned it about that point and drove the
+// edge's far end 8.9 mm into the other's face (TestCardFallingPastAnEdgeHoldsTheTurn). A pair at
+// rest keeps the closest points' contact alone there.
 func tiltedContacts(A, B *placedPoly, closest Contact, margin float64, reach *pairMotion, out *Manifold) {
 	var cs candidates
 	cs.add(closest)
