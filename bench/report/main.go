@@ -919,7 +919,9 @@ const tried = `## What we tried
   subsequences a step): rel_err reaches 1e-3 within about 17 subsequences and then falls to ε
   (1e-4) over the next 20–40, by about 3 % a subsequence in norm, with thousands of velocities
   still changing in each (no few contacts cycling). Anderson depth 10 or 20 instead of 5: work
-  within 1 %. The friction projections' gap target raised to 0.1 or 0.3 times the last
+  within 1 %. Anderson off: −12 % time there (3 solves cut short at MaxIters instead of 7), but
+  on other replayed sets +9 % (200-sphere pile), +31 % and −27 % (two impact sets), −4 % (the
+  100-body pile), −5 % (the settling 1,000-sphere pile); no rule found that tells them apart. The friction projections' gap target raised to 0.1 or 0.3 times the last
   rel_err where that exceeds ε: −4 % and −9 % time, the same subsequences. The narrow shift also on a
   warm step's first contact projection on islands above 1,000 contacts (the pile's late resting
   steps, replayed): −2 to −6 % time. None kept: the slow tail of the staggered loop itself, not
