@@ -926,7 +926,9 @@ const tried = `## What we tried
   Tikhonov term of 1e-4 or 1e-2 of the Gram matrix's trace (instead of 1e-10) moved each set's
   work by at most 4 %, and resetting the history unless the residual falls by 5 % or 20 % added
   up to 21 %. No rule found that tells the sets apart. The friction projections' gap target raised to 0.1 or 0.3 times the last
-  rel_err where that exceeds ε: −4 % and −9 % time, the same subsequences. The narrow shift also on a
+  rel_err where that exceeds ε: −4 % and −9 % time, the same subsequences; lowered to 3e-5 or
+  1e-5 (more accurate projections): the same subsequences again, +5 % and +17 % work, so the
+  tail is the map's own contraction, not the projections' error. The narrow shift also on a
   warm step's first contact projection on islands above 1,000 contacts (the pile's late resting
   steps, replayed): −2 to −6 % time. None kept: the slow tail of the staggered loop itself, not
   the cost of its projections, is what the flowing phase needs cut.
