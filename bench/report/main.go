@@ -907,8 +907,9 @@ const tried = `## What we tried
 - Torsional friction (kept, off by default; physics/spin_friction.go, Config.TorsionalPatchRadius)
   at 0.01 m on the 1,000-sphere pile: the turntable spheres stop (seed 1: 18 bodies still above
   the sleep thresholds at 8 s against 22 without it, 3 at 10 s), but the avalanches change with
-  it and the median over 10 s moved both ways (seed 1 worse, seed 2 better, runs overlapping
-  other work), so it does not yet buy the 20 ms. On the 100-body pile it leaves seven of eight
+  it: over 10 s the median moved both ways (seed 1 19.2 → 46.3 ms, seed 2 16.9 → 14.5 ms), the
+  p95 fell 15 % and 9 % (340 → 287 ms, 332 → 300 ms) and the solves cut short 26 → 8 and
+  22 → 5. On the 100-body pile it leaves seven of eight
   seeds within 2.2 mm, and seed 4 takes a one-step 5.2 mm penetration at 1.14 s, over
   make validate's 5 mm: a sphere spins a resting hull up to 20 rad/s within one step, which the
   step's linearisation does not follow. First without a floor on the spin it acts on, it fed
