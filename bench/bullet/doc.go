@@ -4,7 +4,8 @@
 // It has three parts:
 //
 //   - an exporter (WriteWorld, ExportScene; the command bench/bullet/export) that writes a world's
-//     bodies and colliders, as scenes.Scene.Build leaves them, in the text format below;
+//     bodies and colliders, as scenes.Scene.Build leaves them, and the bodies a scene's script
+//     spawns later with the steps before which they appear, in the text format below;
 //   - a C++ harness (harness.cpp, embedded here) that reads that format, builds the same bodies in
 //     a btDiscreteDynamicsWorld, steps it and prints one JSON line (Result);
 //   - Build, which compiles the harness with g++ against pkg-config's "bullet" (Debian's
@@ -25,7 +26,7 @@
 // with a plain token stream: every line is a keyword followed by numbers separated by spaces,
 // numbers in Go's shortest round-trip form (strtod reads them back exactly). Lines, in order:
 //
-//	stagger-scene 1                       format name and version
+//	stagger-scene 2                       format name and version
 //	scene NAME                            the scene's name (no spaces)
 //	n N                                   its size parameter
 //	seed SEED                             its seed
@@ -46,6 +47,9 @@
 //	  shape capsule R HH                  radius and half-height of the segment along local z
 //	  shape halfspace NX NY NZ D          the solid {x : n·x ≤ D} in the body frame
 //	  shape hull V X1 Y1 Z1 … F NX1 NY1 NZ1 D1 …   V vertices, then F face planes n·x = D
+//	spawns COUNT                          then COUNT bodies a scene's script adds later, each as:
+//	at STEP                               the step (from 0) before which it appears
+//	body …                                and its six lines as above
 //	end
 //
 // Mass and inertia are stagger's own, derived at physics.Spawn from the collider and density

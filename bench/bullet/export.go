@@ -17,7 +17,7 @@ import (
 
 // FormatVersion is the version of the scene format WriteWorld writes (see the package
 // documentation); the harness refuses any other.
-const FormatVersion = 1
+const FormatVersion = 2
 
 // ErrUnsupportedShape is wrapped by WriteWorld's error when a collider's shape has no counterpart
 // in the harness (triangle meshes and SDF grids).
@@ -35,13 +35,61 @@ type Header struct {
 }
 
 // ExportScene builds scene sc with parameters p in a fresh world with the physics plugin (cfg) and
-// writes it with WriteWorld, for a fixed step dt.
+// writes it for a fixed step dt as WriteWorld does, with the bodies its script spawns (a scripted
+// scene such as impact) as spawns at the steps before which the runner's script spawns them. The
+// script runs here on the world as built, without stepping it, so a cue that places its bodies
+// relative to others (the blocks over the card house) places them as it would over the scene
+// before it settles, a few millimetres off the runner's.
 func ExportScene(w io.Writer, sc scenes.Scene, p scenes.Params, cfg physics.Config, dt float64) error {
-	world, err := SceneWorld(sc, p, cfg, dt)
+	app, err := SceneWorld(sc, p, cfg, dt)
 	if err != nil {
 		return err
 	}
-	return WriteWorld(w, world.World, Header{Scene: sc.Name, N: p.N, Seed: p.Seed, Dt: dt, Config: cfg})
+	spawns, err := scriptSpawns(app.World, sc, p, dt)
+	if err != nil {
+		return err
+	}
+	return writeScene(w, app.World, Header{Scene: sc.Name, N: p.N, Seed: p.Seed, Dt: dt, Config: cfg}, spawns)
+}
+
+// spawn is a body that a scene's script adds: its entity and the step (from 0) before which it
+// appears.
+type spawn struct {
+	entity ecs.Entity
+	step   int64
+}
+
+// scriptSpawns runs scene sc's script on world (built from sc with p) at the start time of every
+// step of length dt up to its last cue, as the runner does before each step, and returns the
+// bodies each step's cues add, in query order within a step.
+func scriptSpawns(world *ecs.World, sc scenes.Scene, p scenes.Params, dt float64) ([]spawn, error) {
+	end := sc.ScriptEnd()
+	if end <= 0 {
+		return nil, nil
+	}
+	bodies, err := ecs.NewQuery1[physics.RigidBody](world)
+	if err != nil {
+		return nil, err
+	}
+	seen := map[ecs.Entity]bool{}
+	bodies.Each(func(e ecs.Entity, _ *physics.RigidBody) { seen[e] = true })
+	var out []spawn
+	for step := int64(0); float64(step)*dt <= end+dt; step++ {
+		changed, err := sc.Advance(world, p, float64(step)*dt)
+		if err != nil {
+			return nil, err
+		}
+		if !changed {
+			continue
+		}
+		bodies.Each(func(e ecs.Entity, _ *physics.RigidBody) {
+			if !seen[e] {
+				seen[e] = true
+				out = append(out, spawn{entity: e, step: step})
+			}
+		})
+	}
+	return out, nil
 }
 
 // SceneWorld returns an App with the physics plugin (cfg) at fixed step dt in which scene sc is
@@ -61,13 +109,24 @@ func SceneWorld(sc scenes.Scene, p scenes.Params, cfg physics.Config, dt float64
 }
 
 // WriteWorld writes every RigidBody of world and its Collider's shape in the scene format, in
-// query order (the order the runner's hash uses). Bodies must be as physics.Spawn leaves them
-// (mass and inertia derived); a dynamic body without them is refused. Shapes the harness cannot
-// build — triangle meshes and SDF grids — are refused with an error wrapping ErrUnsupportedShape.
+// query order (the order the runner's hash uses), with no spawns. Bodies must be as physics.Spawn
+// leaves them (mass and inertia derived); a dynamic body without them is refused. Shapes the
+// harness cannot build — triangle meshes and SDF grids — are refused with an error wrapping
+// ErrUnsupportedShape.
 func WriteWorld(w io.Writer, world *ecs.World, h Header) error {
+	return writeScene(w, world, h, nil)
+}
+
+// writeScene writes world as WriteWorld does, the bodies of spawns (entities of world) left out
+// of the bodies and written as spawns at their steps.
+func writeScene(w io.Writer, world *ecs.World, h Header, spawns []spawn) error {
 	bodies, err := ecs.NewQuery1[physics.RigidBody](world)
 	if err != nil {
 		return err
+	}
+	later := map[ecs.Entity]bool{}
+	for _, s := range spawns {
+		later[s.entity] = true
 	}
 	bw := bufio.NewWriter(w)
 	f := func(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
@@ -75,18 +134,21 @@ func WriteWorld(w io.Writer, world *ecs.World, h Header) error {
 	g := h.Config.Gravity
 	fmt.Fprintf(bw, "gravity %s %s %s\n", f(g[0]), f(g[1]), f(g[2]))
 	fmt.Fprintf(bw, "sleep %s %s %s\n", f(h.Config.SleepTime), f(h.Config.SleepLinear), f(h.Config.SleepAngular))
-	fmt.Fprintf(bw, "bodies %d\n", bodies.Count())
-	var bodyErr error
-	err = bodies.Each(func(e ecs.Entity, b *physics.RigidBody) {
-		if bodyErr != nil {
-			return
-		}
+	fmt.Fprintf(bw, "bodies %d\n", bodies.Count()-len(spawns))
+	body := func(e ecs.Entity, b *physics.RigidBody) error {
 		var shape collide.Shape
 		if c, ok := ecs.Get[physics.Collider](world, e); ok {
 			shape = c.Shape
 		}
 		if err := writeBody(bw, b, shape, f); err != nil {
-			bodyErr = fmt.Errorf("bullet: entity %v: %w", e, err)
+			return fmt.Errorf("bullet: entity %v: %w", e, err)
+		}
+		return nil
+	}
+	var bodyErr error
+	err = bodies.Each(func(e ecs.Entity, b *physics.RigidBody) {
+		if bodyErr == nil && !later[e] {
+			bodyErr = body(e, b)
 		}
 	})
 	if err != nil {
@@ -94,6 +156,17 @@ func WriteWorld(w io.Writer, world *ecs.World, h Header) error {
 	}
 	if bodyErr != nil {
 		return bodyErr
+	}
+	fmt.Fprintf(bw, "spawns %d\n", len(spawns))
+	for _, s := range spawns {
+		b, ok := ecs.Get[physics.RigidBody](world, s.entity)
+		if !ok {
+			return fmt.Errorf("bullet: spawned entity %v has no RigidBody", s.entity)
+		}
+		fmt.Fprintf(bw, "at %d\n", s.step)
+		if err := body(s.entity, b); err != nil {
+			return err
+		}
 	}
 	bw.WriteString("end\n")
 	return bw.Flush()

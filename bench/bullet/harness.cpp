@@ -73,6 +73,7 @@ struct Body {
 	std::vector<double> params;   // sphere r; box hx hy hz; capsule r hh; halfspace nx ny nz d
 	std::vector<Vec> points;      // hull vertices
 	std::vector<Plane> planes;    // hull faces
+	long long step = 0;           // the step (from 0) before which the body appears: 0 unless spawned
 };
 
 // Scene is the exported scene.
@@ -122,11 +123,56 @@ class Reader {
 	std::istream& in_;
 };
 
+// readBody reads body i's six lines.
+Body readBody(Reader& r, long long i) {
+	Body b;
+	r.expect("body");
+	b.kind = r.word();
+	if (b.kind != "static" && b.kind != "dynamic" && b.kind != "kinematic") fail("body %lld: unknown kind %s", i, b.kind.c_str());
+	r.expect("pose");
+	b.position = r.vec();
+	for (double& x : b.quat) x = r.number();
+	r.expect("velocity");
+	b.linear = r.vec();
+	b.angular = r.vec();
+	r.expect("mass");
+	b.mass = r.number();
+	for (auto& row : b.inertia)
+		for (double& x : row) x = r.number();
+	r.expect("material");
+	b.friction = r.number();
+	b.restitution = r.number();
+	r.expect("shape");
+	b.shape = r.word();
+	int params = 0;
+	if (b.shape == "sphere") params = 1;
+	else if (b.shape == "box") params = 3;
+	else if (b.shape == "capsule") params = 2;
+	else if (b.shape == "halfspace") params = 4;
+	else if (b.shape == "hull") {
+		long long v = r.integer();
+		if (v < 4) fail("body %lld: a hull needs at least 4 vertices", i);
+		for (long long k = 0; k < v; k++) b.points.push_back(r.vec());
+		long long f = r.integer();
+		if (f < 4) fail("body %lld: a hull needs at least 4 faces", i);
+		for (long long k = 0; k < f; k++) {
+			Plane p;
+			p.n = r.vec();
+			p.d = r.number();
+			b.planes.push_back(p);
+		}
+	} else if (b.shape != "none") fail("body %lld: unknown shape %s", i, b.shape.c_str());
+	for (int k = 0; k < params; k++) b.params.push_back(r.number());
+	if (b.kind == "dynamic" && !(b.mass > 0)) fail("body %lld: a dynamic body needs a mass > 0", i);
+	if (b.shape == "halfspace" && b.kind != "static") fail("body %lld: a half-space can only be static", i);
+	return b;
+}
+
 Scene readScene(std::istream& in) {
 	Reader r(in);
 	Scene s;
 	r.expect("stagger-scene");
-	if (r.integer() != 1) fail("scene: unknown format version");
+	if (r.integer() != 2) fail("scene: unknown format version");
 	r.expect("scene");
 	s.name = r.word();
 	r.expect("n");
@@ -147,47 +193,16 @@ Scene readScene(std::istream& in) {
 	r.expect("bodies");
 	long long count = r.integer();
 	if (count < 0) fail("scene: negative body count");
-	for (long long i = 0; i < count; i++) {
-		Body b;
-		r.expect("body");
-		b.kind = r.word();
-		if (b.kind != "static" && b.kind != "dynamic" && b.kind != "kinematic") fail("body %lld: unknown kind %s", i, b.kind.c_str());
-		r.expect("pose");
-		b.position = r.vec();
-		for (double& x : b.quat) x = r.number();
-		r.expect("velocity");
-		b.linear = r.vec();
-		b.angular = r.vec();
-		r.expect("mass");
-		b.mass = r.number();
-		for (auto& row : b.inertia)
-			for (double& x : row) x = r.number();
-		r.expect("material");
-		b.friction = r.number();
-		b.restitution = r.number();
-		r.expect("shape");
-		b.shape = r.word();
-		int params = 0;
-		if (b.shape == "sphere") params = 1;
-		else if (b.shape == "box") params = 3;
-		else if (b.shape == "capsule") params = 2;
-		else if (b.shape == "halfspace") params = 4;
-		else if (b.shape == "hull") {
-			long long v = r.integer();
-			if (v < 4) fail("body %lld: a hull needs at least 4 vertices", i);
-			for (long long k = 0; k < v; k++) b.points.push_back(r.vec());
-			long long f = r.integer();
-			if (f < 4) fail("body %lld: a hull needs at least 4 faces", i);
-			for (long long k = 0; k < f; k++) {
-				Plane p;
-				p.n = r.vec();
-				p.d = r.number();
-				b.planes.push_back(p);
-			}
-		} else if (b.shape != "none") fail("body %lld: unknown shape %s", i, b.shape.c_str());
-		for (int k = 0; k < params; k++) b.params.push_back(r.number());
-		if (b.kind == "dynamic" && !(b.mass > 0)) fail("body %lld: a dynamic body needs a mass > 0", i);
-		if (b.shape == "halfspace" && b.kind != "static") fail("body %lld: a half-space can only be static", i);
+	for (long long i = 0; i < count; i++) s.bodies.push_back(readBody(r, i));
+	r.expect("spawns");
+	long long spawns = r.integer();
+	if (spawns < 0) fail("scene: negative spawn count");
+	for (long long i = 0; i < spawns; i++) {
+		r.expect("at");
+		long long step = r.integer();
+		if (step < 0) fail("spawn %lld: negative step", i);
+		Body b = readBody(r, count + i);
+		b.step = step;
 		s.bodies.push_back(std::move(b));
 	}
 	r.expect("end");
@@ -333,6 +348,9 @@ btCollisionShape* leafShape(World& w, const Body& b, const Rot& toPrincipal, boo
 	return s;
 }
 
+void addBody(World& w, const Scene& sc, const std::string& sleep, const Body& b);
+
+// build sets up w's world for sc and adds the bodies present from the start.
 void build(World& w, const Scene& sc, const std::string& sleep) {
 	gCalculateCombinedFrictionCallback = combinedFriction;
 	gCalculateCombinedRestitutionCallback = combinedRestitution;
@@ -341,74 +359,78 @@ void build(World& w, const Scene& sc, const std::string& sleep) {
 	bool sleeps = sleep == "bullet" || (sleep == "scene" && sc.sleepTime > 0);
 	gDisableDeactivation = !sleeps;
 	if (sleep == "scene" && sleeps) gDeactivationTime = btScalar(sc.sleepTime);
-	for (const Body& b : sc.bodies) {
-		Built out;
-		out.dynamic = b.kind == "dynamic";
-		out.kinematic = b.kind == "kinematic";
-		// Bullet's inertia is diagonal in its body frame. stagger's is diagonal for spheres, boxes
-		// and capsules; for hulls, diagonalise it and use the principal frame as Bullet's.
-		btVector3 diag(0, 0, 0);
-		Rot toPrincipal{};  // principal ← body
-		bool rotated = false;
-		if (out.dynamic) {
-			double off = 0, trace = 0;
-			for (int i = 0; i < 3; i++) {
-				trace += std::fabs(b.inertia[i][i]);
-				for (int j = 0; j < 3; j++)
-					if (i != j) off = std::max(off, std::fabs(b.inertia[i][j]));
-			}
-			if (off > 1e-12 * trace) {
-				// Symmetrise (the exported tensor may differ from its transpose by round-off).
-				btMatrix3x3 m;
-				for (int i = 0; i < 3; i++)
-					for (int j = 0; j < 3; j++) m[i][j] = btScalar((b.inertia[i][j] + b.inertia[j][i]) / 2);
-				btMatrix3x3 rot;  // m = rot · diag · rotᵀ: rot takes principal axes to body axes
-				m.diagonalize(rot, SIMD_EPSILON, 64);  // Jacobi rotations: rot is proper
-				diag = btVector3(m[0][0], m[1][1], m[2][2]);
-				rot.getRotation(out.principal);
-				for (int i = 0; i < 3; i++)
-					for (int j = 0; j < 3; j++) toPrincipal.m[i][j] = rot[j][i];
-				rotated = true;
-			} else {
-				diag = btVector3(btScalar(b.inertia[0][0]), btScalar(b.inertia[1][1]), btScalar(b.inertia[2][2]));
-			}
+	for (const Body& b : sc.bodies)
+		if (b.step == 0) addBody(w, sc, sleep, b);
+}
+
+// addBody builds body b in w's world.
+void addBody(World& w, const Scene& sc, const std::string& sleep, const Body& b) {
+	Built out;
+	out.dynamic = b.kind == "dynamic";
+	out.kinematic = b.kind == "kinematic";
+	// Bullet's inertia is diagonal in its body frame. stagger's is diagonal for spheres, boxes
+	// and capsules; for hulls, diagonalise it and use the principal frame as Bullet's.
+	btVector3 diag(0, 0, 0);
+	Rot toPrincipal{};  // principal ← body
+	bool rotated = false;
+	if (out.dynamic) {
+		double off = 0, trace = 0;
+		for (int i = 0; i < 3; i++) {
+			trace += std::fabs(b.inertia[i][i]);
+			for (int j = 0; j < 3; j++)
+				if (i != j) off = std::max(off, std::fabs(b.inertia[i][j]));
 		}
-		btCollisionShape* shape = leafShape(w, b, toPrincipal, rotated);
-		if (rotated && b.shape != "hull") {
-			// Place the shape, given in stagger's body frame, in the principal frame.
-			auto* compound = new btCompoundShape();
-			compound->addChildShape(btTransform(out.principal.inverse()), shape);
-			w.shapes.emplace_back(compound);
-			shape = compound;
+		if (off > 1e-12 * trace) {
+			// Symmetrise (the exported tensor may differ from its transpose by round-off).
+			btMatrix3x3 m;
+			for (int i = 0; i < 3; i++)
+				for (int j = 0; j < 3; j++) m[i][j] = btScalar((b.inertia[i][j] + b.inertia[j][i]) / 2);
+			btMatrix3x3 rot;  // m = rot · diag · rotᵀ: rot takes principal axes to body axes
+			m.diagonalize(rot, SIMD_EPSILON, 64);  // Jacobi rotations: rot is proper
+			diag = btVector3(m[0][0], m[1][1], m[2][2]);
+			rot.getRotation(out.principal);
+			for (int i = 0; i < 3; i++)
+				for (int j = 0; j < 3; j++) toPrincipal.m[i][j] = rot[j][i];
+			rotated = true;
+		} else {
+			diag = btVector3(btScalar(b.inertia[0][0]), btScalar(b.inertia[1][1]), btScalar(b.inertia[2][2]));
 		}
-		btQuaternion q(btScalar(b.quat[1]), btScalar(b.quat[2]), btScalar(b.quat[3]), btScalar(b.quat[0]));
-		btTransform pose(q.normalized() * out.principal, bt(b.position));
-		btScalar mass = out.dynamic ? btScalar(b.mass) : btScalar(0);
-		btRigidBody::btRigidBodyConstructionInfo info(mass, nullptr, shape, diag);
-		info.m_startWorldTransform = pose;
-		info.m_friction = btScalar(b.friction);
-		info.m_restitution = btScalar(b.restitution);
-		if (sleep == "scene") {
-			info.m_linearSleepingThreshold = btScalar(sc.sleepLinear);
-			info.m_angularSleepingThreshold = btScalar(sc.sleepAngular);
-		}
-		auto* body = new btRigidBody(info);
-		w.bodies.emplace_back(body);
-		out.linear = bt(b.linear);
-		out.angular = bt(b.angular);
-		if (out.dynamic) {
-			body->setLinearVelocity(out.linear);
-			body->setAngularVelocity(out.angular);
-		}
-		if (out.kinematic) {
-			body->setCollisionFlags(body->getCollisionFlags() | btCollisionObject::CF_KINEMATIC_OBJECT);
-			body->setActivationState(DISABLE_DEACTIVATION);
-		}
-		out.body = body;
-		out.start = pose.getOrigin();
-		w.world.addRigidBody(body);
-		w.built.push_back(out);
 	}
+	btCollisionShape* shape = leafShape(w, b, toPrincipal, rotated);
+	if (rotated && b.shape != "hull") {
+		// Place the shape, given in stagger's body frame, in the principal frame.
+		auto* compound = new btCompoundShape();
+		compound->addChildShape(btTransform(out.principal.inverse()), shape);
+		w.shapes.emplace_back(compound);
+		shape = compound;
+	}
+	btQuaternion q(btScalar(b.quat[1]), btScalar(b.quat[2]), btScalar(b.quat[3]), btScalar(b.quat[0]));
+	btTransform pose(q.normalized() * out.principal, bt(b.position));
+	btScalar mass = out.dynamic ? btScalar(b.mass) : btScalar(0);
+	btRigidBody::btRigidBodyConstructionInfo info(mass, nullptr, shape, diag);
+	info.m_startWorldTransform = pose;
+	info.m_friction = btScalar(b.friction);
+	info.m_restitution = btScalar(b.restitution);
+	if (sleep == "scene") {
+		info.m_linearSleepingThreshold = btScalar(sc.sleepLinear);
+		info.m_angularSleepingThreshold = btScalar(sc.sleepAngular);
+	}
+	auto* body = new btRigidBody(info);
+	w.bodies.emplace_back(body);
+	out.linear = bt(b.linear);
+	out.angular = bt(b.angular);
+	if (out.dynamic) {
+		body->setLinearVelocity(out.linear);
+		body->setAngularVelocity(out.angular);
+	}
+	if (out.kinematic) {
+		body->setCollisionFlags(body->getCollisionFlags() | btCollisionObject::CF_KINEMATIC_OBJECT);
+		body->setActivationState(DISABLE_DEACTIVATION);
+	}
+	out.body = body;
+	out.start = pose.getOrigin();
+	w.world.addRigidBody(body);
+	w.built.push_back(out);
 }
 
 // Stats are the run's figures.
@@ -499,6 +521,9 @@ int main(int argc, char** argv) {
 	st.ms.reserve(size_t(steps));
 	const btScalar dt = btScalar(sc.dt);
 	for (long long i = 0; i < steps; i++) {
+		if (i > 0)
+			for (const Body& b : sc.bodies)
+				if (b.step == i) addBody(w, sc, sleep, b);  // a scripted spawn, before its step
 		for (Built& b : w.built) {
 			if (!b.kinematic) continue;
 			// Bullet derives a kinematic body's velocity from how far the game moved it.

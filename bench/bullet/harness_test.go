@@ -3,6 +3,7 @@ package bullet
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"math"
 	"strings"
 	"testing"
@@ -341,11 +342,70 @@ func TestWriteWorldRefuses(t *testing.T) {
 	}
 
 	h := buildHarness(t)
-	_, err = h.Run(strings.NewReader("stagger-scene 2\n"), RunOptions{Seconds: 1})
+	_, err = h.Run(strings.NewReader("stagger-scene 1\n"), RunOptions{Seconds: 1})
 	if err == nil || !strings.Contains(err.Error(), "format version") {
-		t.Errorf("harness on version 2: %v, want a format version error", err)
+		t.Errorf("harness on version 1: %v, want a format version error", err)
 	}
 	if errors.Is(err, ErrUnavailable) {
 		t.Errorf("a bad scene reported as ErrUnavailable: %v", err)
+	}
+}
+
+// TestHarnessScriptedSpawns exports the impact scene, whose script drops five blocks on the card
+// house at 1 s, and runs it in Bullet: the export lists the blocks as spawns before step 100 (the
+// runner's script spawns them before the step that starts at 1 s), and in Bullet they are absent
+// for the first 100 steps, then appear and fall: half a second later each is lower than where it
+// appeared.
+func TestHarnessScriptedSpawns(t *testing.T) {
+	sc, err := scenes.Lookup("impact")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := physics.DefaultConfig()
+	var buf bytes.Buffer
+	if err := ExportScene(&buf, sc, sc.Defaults, cfg, testDt); err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(buf.String(), "\n")
+	at := -1
+	for i, l := range lines {
+		if strings.HasPrefix(l, "spawns ") {
+			at = i
+		}
+	}
+	if at < 0 || lines[at] != "spawns 5" {
+		t.Fatalf("export of impact: no \"spawns 5\" line (found at line %d)", at+1)
+	}
+	var spawnZ []float64
+	for k := 0; k < 5; k++ {
+		l := lines[at+1+7*k:]
+		if l[0] != "at 100" || l[1] != "body dynamic" || !strings.HasPrefix(l[2], "pose ") {
+			t.Fatalf("spawn %d: %q, %q, %q; want at 100, a dynamic body and its pose", k, l[0], l[1], l[2])
+		}
+		var x, y, z float64
+		if _, err := fmt.Sscan(strings.TrimPrefix(l[2], "pose "), &x, &y, &z); err != nil {
+			t.Fatal(err)
+		}
+		spawnZ = append(spawnZ, z)
+	}
+	h := buildHarness(t)
+	early, err := h.Run(bytes.NewReader(buf.Bytes()), RunOptions{Seconds: 1, Final: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(early.Final) != early.Bodies-5 {
+		t.Fatalf("after 100 steps %d bodies are in Bullet's world, want the %d built at the start", len(early.Final), early.Bodies-5)
+	}
+	r, err := h.Run(&buf, RunOptions{Seconds: 1.5, Final: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.NonFinite || r.Steps != 150 || len(r.Final) != r.Bodies {
+		t.Fatalf("nonfinite %v, %d steps, %d final states for %d bodies", r.NonFinite, r.Steps, len(r.Final), r.Bodies)
+	}
+	for k, z0 := range spawnZ {
+		if z := r.Final[r.Bodies-5+k][2]; !(z < z0-0.05) {
+			t.Errorf("block %d: at z %.3f after the run, want below where it appeared, %.3f", k, z, z0)
+		}
 	}
 }
