@@ -38,8 +38,8 @@ type Header struct {
 // writes it for a fixed step dt as WriteWorld does, with the bodies its script spawns (a scripted
 // scene such as impact) as spawns at the steps before which the runner's script spawns them. The
 // script runs here on the world as built, without stepping it, so a cue that places its bodies
-// relative to others (the blocks over the card house) places them as it would over the scene
-// before it settles, a few millimetres off the runner's.
+// relative to others (the blocks over the card house) places them against the scene as built
+// rather than as it has settled by the cue's time.
 func ExportScene(w io.Writer, sc scenes.Scene, p scenes.Params, cfg physics.Config, dt float64) error {
 	app, err := SceneWorld(sc, p, cfg, dt)
 	if err != nil {
@@ -72,7 +72,9 @@ func scriptSpawns(world *ecs.World, sc scenes.Scene, p scenes.Params, dt float64
 		return nil, err
 	}
 	seen := map[ecs.Entity]bool{}
-	bodies.Each(func(e ecs.Entity, _ *physics.RigidBody) { seen[e] = true })
+	if err := bodies.Each(func(e ecs.Entity, _ *physics.RigidBody) { seen[e] = true }); err != nil {
+		return nil, err
+	}
 	var out []spawn
 	for step := int64(0); float64(step)*dt <= end+dt; step++ {
 		changed, err := sc.Advance(world, p, float64(step)*dt)
@@ -82,12 +84,15 @@ func scriptSpawns(world *ecs.World, sc scenes.Scene, p scenes.Params, dt float64
 		if !changed {
 			continue
 		}
-		bodies.Each(func(e ecs.Entity, _ *physics.RigidBody) {
+		err = bodies.Each(func(e ecs.Entity, _ *physics.RigidBody) {
 			if !seen[e] {
 				seen[e] = true
 				out = append(out, spawn{entity: e, step: step})
 			}
 		})
+		if err != nil {
+			return nil, err
+		}
 	}
 	return out, nil
 }
