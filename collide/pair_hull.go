@@ -8,7 +8,8 @@ import (
 
 // newPlacedBox returns the polyhedral view of a placed box; t holds its topology.
 func newPlacedBox(b *Box, pose Pose, t *boxTopology) placedPoly {
-	return placedPoly{p: boxPolytope(b.HalfExtents, t), f: pose.frame(), box: b}
+	f := pose.frame()
+	return placedBox(b, &f, t)
 }
 
 // newPlacedHull returns the polyhedral view of a placed hull.

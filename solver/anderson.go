@@ -33,24 +33,24 @@ func (a *anderson) reset(depth, m2, ndof int) {
 	a.depth, a.m2, a.ndof = depth, m2, ndof
 	a.count, a.head = 0, 0
 	a.prevNorm = -1
-	a.rp = growF(a.rp, ndof)
-	a.ru = growF(a.ru, ndof)
-	a.xp = growF(a.xp, ndof)
-	a.xu = growF(a.xu, ndof)
+	a.rp = grow(a.rp, ndof)
+	a.ru = grow(a.ru, ndof)
+	a.xp = grow(a.xp, ndof)
+	a.xu = grow(a.xu, ndof)
 	if depth <= 0 {
 		return
 	}
-	a.dg = growF(a.dg, depth*m2)
-	a.drp = growF(a.drp, depth*ndof)
-	a.dru = growF(a.dru, depth*ndof)
-	a.gPrev = growF(a.gPrev, m2)
-	a.rpPrev = growF(a.rpPrev, ndof)
-	a.ruPrev = growF(a.ruPrev, ndof)
-	a.gram = growF(a.gram, depth*depth)
-	a.rhs = growF(a.rhs, depth)
-	a.gam = growF(a.gam, depth)
-	a.y = growF(a.y, depth)
-	a.perm = growI(a.perm, depth)
+	a.dg = grow(a.dg, depth*m2)
+	a.drp = grow(a.drp, depth*ndof)
+	a.dru = grow(a.dru, depth*ndof)
+	a.gPrev = grow(a.gPrev, m2)
+	a.rpPrev = grow(a.rpPrev, ndof)
+	a.ruPrev = grow(a.ruPrev, ndof)
+	a.gram = grow(a.gram, depth*depth)
+	a.rhs = grow(a.rhs, depth)
+	a.gam = grow(a.gam, depth)
+	a.y = grow(a.y, depth)
+	a.perm = grow(a.perm, depth)
 }
 
 // residualNorms computes, for the map's input x and output g on op, r = g − x in body space:

@@ -85,15 +85,15 @@ func newContactProjection(opts *Options) contactProjection {
 // resize sizes the scratch for op and forgets the factor: a new solve.
 func (cp *contactProjection) resize(op *operator) {
 	m, n := op.m, op.ndof
-	cp.r = growF(cp.r, m)
-	cp.z = growF(cp.z, m)
-	cp.p = growF(cp.p, m)
-	cp.q = growF(cp.q, m)
-	cp.u = growF(cp.u, n)
-	cp.sd = growF(cp.sd, m)
-	cp.isd = growF(cp.isd, m)
-	cp.saved = growF(cp.saved, m)
-	cp.active = growI(cp.active, m)
+	cp.r = grow(cp.r, m)
+	cp.z = grow(cp.z, m)
+	cp.p = grow(cp.p, m)
+	cp.q = grow(cp.q, m)
+	cp.u = grow(cp.u, n)
+	cp.sd = grow(cp.sd, m)
+	cp.isd = grow(cp.isd, m)
+	cp.saved = grow(cp.saved, m)
+	cp.active = grow(cp.active, m)
 	cp.ic.invalidate()
 }
 

@@ -45,8 +45,8 @@ func (c *delassusCoupling) row(o *operator, k int, need uint16) ([]int, []float6
 	if !c.fresh {
 		c.fresh = true
 		c.listBodies(o)
-		c.rowStart = growI(c.rowStart, o.m)
-		c.rowLen = growI(c.rowLen, o.m)
+		c.rowStart = grow(c.rowStart, o.m)
+		c.rowLen = grow(c.rowLen, o.m)
 		for i := range c.rowLen {
 			c.rowLen[i] = -1
 		}
@@ -181,8 +181,8 @@ func rigidBlock(j, w *[RowsPerSide * rigidSize]float64, need uint16, b *[9]float
 
 // listBodies fills the per-body contact lists.
 func (c *delassusCoupling) listBodies(o *operator) {
-	c.bodyStart = growI(c.bodyStart, o.ndof)
-	c.bodyCount = growI(c.bodyCount, o.ndof)
+	c.bodyStart = grow(c.bodyStart, o.ndof)
+	c.bodyCount = grow(c.bodyCount, o.ndof)
 	for s := range o.sides {
 		if off := o.sides[s].off; off >= 0 {
 			c.bodyStart[off], c.bodyCount[off] = -1, 0
@@ -201,7 +201,7 @@ func (c *delassusCoupling) listBodies(o *operator) {
 			c.bodyCount[off] = 0
 		}
 	}
-	c.bodyList = growI(c.bodyList, total)
+	c.bodyList = grow(c.bodyList, total)
 	for s := range o.sides {
 		if off := o.sides[s].off; off >= 0 {
 			// Sides come in contact order, so each list is increasing (a valid Problem never

@@ -66,12 +66,12 @@ func (fn *frictionNewton) resize(op *operator) {
 	if m > newtonLimit {
 		return
 	}
-	fn.h = growF(fn.h, 4*m*m)
-	fn.grad = growF(fn.grad, 2*m)
-	fn.step = growF(fn.step, 2*m)
-	fn.perm = growI(fn.perm, 2*m)
-	fn.y = growF(fn.y, 2*m)
-	fn.at = growI(fn.at, m)
+	fn.h = grow(fn.h, 4*m*m)
+	fn.grad = grow(fn.grad, 2*m)
+	fn.step = grow(fn.step, 2*m)
+	fn.perm = grow(fn.perm, 2*m)
+	fn.y = grow(fn.y, 2*m)
+	fn.at = grow(fn.at, m)
 	if cap(fn.slide) < m {
 		fn.slide = make([]bool, m)
 	}
@@ -80,10 +80,10 @@ func (fn *frictionNewton) resize(op *operator) {
 		fn.pin = make([]bool, m)
 	}
 	fn.pin = fn.pin[:m]
-	fn.base = growF(fn.base, 2*m)
-	fn.trial = growF(fn.trial, 2*m)
-	fn.df = growF(fn.df, 2*m)
-	fn.dir = growF(fn.dir, 2*m)
+	fn.base = grow(fn.base, 2*m)
+	fn.trial = grow(fn.trial, 2*m)
+	fn.df = grow(fn.df, 2*m)
+	fn.dir = grow(fn.dir, 2*m)
 }
 
 // newtonStep takes one projected Newton step of the friction projection from f (feasible, with

@@ -178,14 +178,7 @@ func (f *delassusIC) due(it int, rmax0, best, target float64) bool {
 // the unknowns, predicts would end past the deadline: under a time budget the CG then keeps its
 // own scaling rather than overrun it.
 func (f *delassusIC) restart(o *operator, cp *delassusCoupling, act []int, lo, hi int, r, z, p []float64, deadline time.Time) (float64, bool) {
-	f.reset()
-	for _, k := range act {
-		f.add(k, lo, hi)
-	}
-	if !f.factor(o, cp, deadline) {
-		return 0, false
-	}
-	return f.startCG(r, z, p, hi-lo, lo)
+	return f.restartNear(o, cp, act, lo, hi, 0, r, z, p, deadline)
 }
 
 // restartNear is restart for a CG that scales contacts outside the factor itself: when the factor
@@ -193,13 +186,13 @@ func (f *delassusIC) restart(o *operator, cp *delassusCoupling, act []int, lo, h
 // direction), it is kept rather than rebuilt (keepNear) and the caller scales f.extra. The kept
 // factor preconditions the set with S(LLᵀ)⁻¹Sᵀ, S selecting the members still in it, beside the
 // caller's scaling of the others: symmetric positive definite on the set, as CG needs, and close
-// to the rebuilt factor when few contacts changed.
+// to the rebuilt factor when few contacts changed. With slack 0 it is restart.
 func (f *delassusIC) restartNear(o *operator, cp *delassusCoupling, act []int, lo, hi, slack int, r, z, p []float64, deadline time.Time) (float64, bool) {
 	f.reset()
 	for _, k := range act {
 		f.add(k, lo, hi)
 	}
-	if !(f.valid && !f.unstable && f.keepNear(slack)) && !f.factor(o, cp, deadline) {
+	if !(slack > 0 && f.valid && !f.unstable && f.keepNear(slack)) && !f.factor(o, cp, deadline) {
 		return 0, false
 	}
 	return f.startCG(r, z, p, hi-lo, lo)
@@ -211,7 +204,7 @@ func (f *delassusIC) restartNear(o *operator, cp *delassusCoupling, act []int, l
 // members. Both lists are in increasing contact order with the same rows.
 func (f *delassusIC) keepNear(slack int) bool {
 	f.stale = false
-	f.skip = growB(f.skip, f.nu)
+	f.skip = grow(f.skip, f.nu)
 	f.extra = f.extra[:0]
 	diff, j := 0, 0
 	for _, mb := range f.members {
@@ -328,13 +321,13 @@ func (f *delassusIC) factor(o *operator, cp *delassusCoupling, deadline time.Tim
 // build factors the members, gathering A's entries from the coupling blocks cp.
 func (f *delassusIC) build(o *operator, cp *delassusCoupling) bool {
 	nu := f.nu
-	f.start = growI(f.start, nu+1)
+	f.start = grow(f.start, nu+1)
 	f.col, f.val = f.col[:0], f.val[:0]
-	f.diag = growF(f.diag, nu)
-	f.scatter = growF(f.scatter, nu)
+	f.diag = grow(f.diag, nu)
+	f.scatter = grow(f.scatter, nu)
 	clear(f.scatter)
-	f.y = growF(f.y, nu)
-	f.member = growI(f.member, o.m)
+	f.y = grow(f.y, nu)
+	f.member = grow(f.member, o.m)
 	clear(f.member)
 	for i, mb := range f.members {
 		f.member[mb.k] = i + 1
@@ -436,7 +429,7 @@ func (f *delassusIC) solve(r, z []float64, stride, base int) {
 func (f *delassusIC) solveY(r []float64, stride, base int) []float64 {
 	nu := f.nu
 	if f.atStride != stride || f.atBase != base {
-		f.at = growI(f.at, nu)
+		f.at = grow(f.at, nu)
 		for _, mb := range f.members {
 			for row := mb.lo; row < mb.hi; row++ {
 				f.at[mb.first+row-mb.lo] = stride*mb.k + row - base

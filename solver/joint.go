@@ -70,13 +70,13 @@ type jointSolve struct {
 // resize sizes the workspace for op.
 func (js *jointSolve) resize(op *operator) {
 	m := op.m
-	js.alpha = growF(js.alpha, m)
-	js.f = growF(js.f, 2*m)
-	js.r = growF(js.r, 3*m)
-	js.z = growF(js.z, 3*m)
-	js.p = growF(js.p, 3*m)
-	js.q = growF(js.q, 3*m)
-	js.u = growF(js.u, op.ndof)
+	js.alpha = grow(js.alpha, m)
+	js.f = grow(js.f, 2*m)
+	js.r = grow(js.r, 3*m)
+	js.z = grow(js.z, 3*m)
+	js.p = grow(js.p, 3*m)
+	js.q = grow(js.q, 3*m)
+	js.u = grow(js.u, op.ndof)
 	if cap(js.mask) < m {
 		js.mask = make([]int8, m)
 	}

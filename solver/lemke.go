@@ -36,8 +36,8 @@ func (s *Solver) solveLCP() error {
 		return &SolveError{Method: MethodLCP, Reason: "LCP dimension " + strconv.Itoa(n) + " exceeds LCPMaxSize " + strconv.Itoa(s.opts.LCPMaxSize)}
 	}
 	lk := &s.lcp
-	lk.mat = growF(lk.mat, n*n)
-	lk.q = growF(lk.q, n)
+	lk.mat = grow(lk.mat, n*n)
+	lk.q = grow(lk.q, n)
 	mat, q := lk.mat, lk.q
 	clear(mat)
 	iA := func(k int) int { return k }
@@ -115,9 +115,9 @@ func (s *Solver) solveLCP() error {
 func (s *Solver) lemke(n int) []float64 {
 	lk := &s.lcp
 	cols := 2*n + 1 // w (n), z (n), z0
-	lk.tab = growF(lk.tab, n*cols)
-	lk.rhs = growF(lk.rhs, 2*n)
-	lk.basic = growI(lk.basic, n)
+	lk.tab = grow(lk.tab, n*cols)
+	lk.rhs = grow(lk.rhs, 2*n)
+	lk.basic = grow(lk.basic, n)
 	tab, rhs, basic := lk.tab, lk.rhs[:n], lk.basic
 	clear(tab)
 	r0, qmin := -1, 0.0

@@ -48,13 +48,13 @@ func (o *operator) compile(p *Problem) {
 	o.m, o.ndof = m, p.ndof
 	o.blocks.invalidate()
 	o.dense.invalidate()
-	o.sides = growRefs(o.sides, 2*m)
+	o.sides = grow(o.sides, 2*m)
 	o.rows = p.rows
-	o.w = growF(o.w, len(p.rows))
-	o.g = growF(o.g, 6*m)
-	o.bEff = growF(o.bEff, m)
-	o.bT = growF(o.bT, 2*m)
-	o.mu = growF(o.mu, m)
+	o.w = grow(o.w, len(p.rows))
+	o.g = grow(o.g, 6*m)
+	o.bEff = grow(o.bEff, m)
+	o.bT = grow(o.bT, 2*m)
+	o.mu = grow(o.mu, m)
 	o.qdotP = p.QdotP
 	o.scale = 1
 	o.compileInvMass(p)
@@ -120,7 +120,7 @@ func (o *operator) compile(p *Problem) {
 // compileInvMass marks the rigid inverse-mass blocks of p and lists the nonzero entries of the
 // others in nzStart, nzCol and nzVal (a rigid block's rows are empty there), reusing capacity.
 func (o *operator) compileInvMass(p *Problem) {
-	o.nzStart = growI(o.nzStart, p.ndof+1)
+	o.nzStart = grow(o.nzStart, p.ndof+1)
 	o.nzCol, o.nzVal = o.nzCol[:0], o.nzVal[:0]
 	o.rigid = o.rigid[:0]
 	o.allRigid = true
@@ -440,30 +440,11 @@ func axpy(a float64, x, y []float64) {
 	}
 }
 
-func growF(s []float64, n int) []float64 {
+// grow returns s resliced to length n, reallocated (zeroed) only when its capacity is short, so
+// that warm solves reuse their buffers.
+func grow[T any](s []T, n int) []T {
 	if cap(s) < n {
-		return make([]float64, n)
-	}
-	return s[:n]
-}
-
-func growI(s []int, n int) []int {
-	if cap(s) < n {
-		return make([]int, n)
-	}
-	return s[:n]
-}
-
-func growB(s []bool, n int) []bool {
-	if cap(s) < n {
-		return make([]bool, n)
-	}
-	return s[:n]
-}
-
-func growRefs(s []sideRef, n int) []sideRef {
-	if cap(s) < n {
-		return make([]sideRef, n)
+		return make([]T, n)
 	}
 	return s[:n]
 }

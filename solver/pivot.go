@@ -31,7 +31,7 @@ const (
 // denseDelassus fills pv.a with op's A = NᵀM⁻¹N (m×m).
 func (pv *pivotBuffers) denseDelassus(op *operator) {
 	m := op.m
-	pv.a = growF(pv.a, m*m)
+	pv.a = grow(pv.a, m*m)
 	a := pv.a
 	for k := 0; k < m; k++ {
 		for l := k; l < m; l++ {
@@ -63,15 +63,15 @@ func (cp *contactProjection) pivotProject() bool {
 	m := op.m
 	pv := &cp.pivot
 	pv.denseDelassus(op)
-	pv.c = growF(pv.c, m)
-	pv.w = growF(pv.w, m)
-	pv.df = growF(pv.df, m)
-	pv.dw = growF(pv.dw, m)
-	pv.rhs = growF(pv.rhs, m)
-	pv.x = growF(pv.x, m)
-	pv.y = growF(pv.y, m)
-	pv.sub = growF(pv.sub, m*m)
-	pv.perm = growI(pv.perm, m)
+	pv.c = grow(pv.c, m)
+	pv.w = grow(pv.w, m)
+	pv.df = grow(pv.df, m)
+	pv.dw = grow(pv.dw, m)
+	pv.rhs = grow(pv.rhs, m)
+	pv.x = grow(pv.x, m)
+	pv.y = grow(pv.y, m)
+	pv.sub = grow(pv.sub, m*m)
+	pv.perm = grow(pv.perm, m)
 	if cap(pv.state) < m {
 		pv.state = make([]int8, m)
 	}

@@ -280,7 +280,7 @@ func (p *Problem) Validate() error {
 			if !choleskyOK(m, scratch[:n*n], n) {
 				return &InputError{Item: "block", Index: b, Field: "InvMass", Reason: "is not positive definite"}
 			}
-		} else if p.chol = growF(p.chol, n*n); !choleskyOK(m, p.chol, n) {
+		} else if p.chol = grow(p.chol, n*n); !choleskyOK(m, p.chol, n) {
 			return &InputError{Item: "block", Index: b, Field: "InvMass", Reason: "is not positive definite"}
 		}
 		for i := bl.Offset; i < bl.Offset+n && !velocitiesFinite; i++ {

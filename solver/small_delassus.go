@@ -20,7 +20,7 @@ func (dd *smallDelassus) matrix(op *operator, u []float64) ([]float64, int) {
 	}
 	m := op.m
 	n3 := 3 * m
-	dd.a = growF(dd.a, n3*n3)
+	dd.a = grow(dd.a, n3*n3)
 	a := dd.a
 	for k := 0; k < m; k++ {
 		for r := 0; r < 3; r++ {

@@ -168,14 +168,14 @@ func (s *Solver) projectFriction(f []float64, tol, gap float64, deadline time.Ti
 func (s *Solver) prepare(p *Problem) {
 	s.op.compile(p)
 	m, n := s.op.m, s.op.ndof
-	s.v = growF(s.v, n)
-	s.alpha = growF(s.alpha, m)
-	s.alphaBest = growF(s.alphaBest, m)
-	s.f = growF(s.f, 2*m)
-	s.fBest = growF(s.fBest, 2*m)
-	s.alphaSettle = growF(s.alphaSettle, m)
-	s.fSettle = growF(s.fSettle, 2*m)
-	s.x = growF(s.x, 2*m)
+	s.v = grow(s.v, n)
+	s.alpha = grow(s.alpha, m)
+	s.alphaBest = grow(s.alphaBest, m)
+	s.f = grow(s.f, 2*m)
+	s.fBest = grow(s.fBest, 2*m)
+	s.alphaSettle = grow(s.alphaSettle, m)
+	s.fSettle = grow(s.fSettle, 2*m)
+	s.x = grow(s.x, 2*m)
 	s.contact.resize(&s.op)
 	s.friction.resize(&s.op)
 	s.joint.resize(&s.op)
@@ -199,9 +199,9 @@ func (s *Solver) warmStart(p *Problem) {
 // finish copies the current answer (s.alpha, s.f) into res with the final velocity and gaps.
 func (s *Solver) finish(res *Result, start time.Time) {
 	m, n := s.op.m, s.op.ndof
-	res.Alpha = growF(res.Alpha, m)
-	res.Friction = growF(res.Friction, 2*m)
-	res.Qdot = growF(res.Qdot, n)
+	res.Alpha = grow(res.Alpha, m)
+	res.Friction = grow(res.Friction, 2*m)
+	res.Qdot = grow(res.Qdot, n)
 	// Never return NaN: sanitize (a no-op unless a numeric failure slipped through).
 	for k := 0; k < m; k++ {
 		if !isFinite(s.alpha[k]) || s.alpha[k] < 0 {

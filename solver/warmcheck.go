@@ -35,11 +35,11 @@ type warmCheck struct {
 // The pass costs one accumulation of Jᵀλ, one M⁻¹ product per body and one pass over the contacts.
 func (s *Solver) acceptWarmStart(p *Problem, res *Result, start time.Time) bool {
 	m, n := len(p.contacts), p.ndof
-	s.alpha = growF(s.alpha, m)
-	s.f = growF(s.f, 2*m)
-	s.warm.bEff = growF(s.warm.bEff, m)
-	s.warm.imp = growF(s.warm.imp, n)
-	s.v = growF(s.v, n)
+	s.alpha = grow(s.alpha, m)
+	s.f = grow(s.f, 2*m)
+	s.warm.bEff = grow(s.warm.bEff, m)
+	s.warm.imp = grow(s.warm.imp, n)
+	s.v = grow(s.v, n)
 	s.warmStart(p)
 	imp, bEff := s.warm.imp, s.warm.bEff
 	clear(imp)
@@ -145,9 +145,9 @@ func (s *Solver) acceptWarmStart(p *Problem, res *Result, start time.Time) bool 
 	if m == 0 {
 		minGap = 0
 	}
-	res.Alpha = growF(res.Alpha, m)
-	res.Friction = growF(res.Friction, 2*m)
-	res.Qdot = growF(res.Qdot, n)
+	res.Alpha = grow(res.Alpha, m)
+	res.Friction = grow(res.Friction, 2*m)
+	res.Qdot = grow(res.Qdot, n)
 	copy(res.Alpha, s.alpha)
 	copy(res.Friction, s.f)
 	copy(res.Qdot, v)
