@@ -102,6 +102,9 @@ func BenchmarkSpherePile(b *testing.B) {
 func BenchmarkVariants(b *testing.B) {
 	tower := benchScenes[0].build
 	pyr := benchScenes[1].build
+	spheres10 := func(p *Problem, s bool) { genSpherePile(p, 10, s, 1) }
+	noPresolve := GameOptions()
+	noPresolve.Presolve = 0
 	cases := []struct {
 		name          string
 		o             Options
@@ -127,6 +130,10 @@ func BenchmarkVariants(b *testing.B) {
 		{"spheres10/resting/cold/one-iteration", Options{Friction: Disc, MaxIters: 1}, func(p *Problem, s bool) { genSpherePile(p, 10, s, 1) }, false, false},
 		{"tower40/sliding/warm/game", GameOptions(), tower, true, true},
 		{"pyramid20/sliding/warm/game", GameOptions(), pyr, true, true},
+		{"spheres10/sliding/warm/game", GameOptions(), spheres10, true, true},
+		{"spheres10/sliding/warm/game-no-presolve", noPresolve, spheres10, true, true},
+		{"spheres10/sliding/cold/game", GameOptions(), spheres10, true, false},
+		{"spheres10/sliding/cold/game-no-presolve", noPresolve, spheres10, true, false},
 	}
 	for _, c := range cases {
 		b.Run(c.name, func(b *testing.B) { benchSolve(b, c.o, c.build, c.sliding, c.warm) })

@@ -16,7 +16,7 @@ const minFrictionPasses = 4
 // workDone is the solve's work so far, in contact updates.
 func (s *Solver) workDone() int {
 	st := &s.st
-	passes := st.ContactSweeps + st.ContactCG + st.ContactPivots + st.FrictionSweeps + st.FrictionCG + st.JointCG
+	passes := st.ContactSweeps + st.ContactCG + st.ContactPivots + st.FrictionSweeps + st.FrictionCG + st.JointCG + st.PresolveSweeps
 	return s.workBefore + passes*s.op.m
 }
 

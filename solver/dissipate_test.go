@@ -100,7 +100,8 @@ func coulombExcess(p *Problem, alpha, f []float64) (excess, bound float64) {
 // step does (both changes computed from their definition, stepEnergyChange), where dropping the
 // offending impulses (makeDissipative alone) left the sliding tower 0.2 % and the pyramid 23 % of
 // it. The answer stays contact-exact (independent checker), its friction within ε of its discs in
-// sum, and its step gains no energy.
+// sum, and its step gains no energy. The presolve is off: from its warm start most of these solves
+// meet ε within three subsequences, and the test is of the answers that do not.
 func TestCutShortAnswerKeepsFriction(t *testing.T) {
 	scenes := []struct {
 		name string
@@ -116,6 +117,7 @@ func TestCutShortAnswerKeepsFriction(t *testing.T) {
 		var p Problem
 		sc.gen(&p)
 		o := GameOptions()
+		o.Presolve = 0
 		var conv Result
 		if err := mustSolver(t, o).Solve(&p, &conv); err != nil {
 			t.Fatal(err)

@@ -168,6 +168,17 @@ type Options struct {
 	// check's pass is then wasted, and the answers it does accept leave residuals that later steps
 	// pay for.
 	SkipWarmCheck bool
+	// Presolve, if positive (it must be ≥ 0), bounds the coupled projected Gauss–Seidel sweeps
+	// that bring a poor warm start near the staggered map's fixed point before the loop starts
+	// (presolve.go), on islands of more than 64 contacts: each sweep projects each contact's
+	// normal impulse and then its friction, exactly for that contact, and the sweeps stop when
+	// one changes the impulses by a small fraction of their size. A warm start that the first
+	// sweep barely moves (a resting island) is kept as it was. The loop that follows, its
+	// stopping test and its final contact projection are Algorithm 1's, so the answer is as exact
+	// as from any other warm start. On a flowing pile of a thousand spheres it cut the loop from
+	// 30–50 subsequences a step to one or two and the solve's time to a sixth. 0 (the zero value,
+	// the paper's loop): off; GameOptions: 300.
+	Presolve int
 	// PGSIters is MethodPGS's fixed number of sweeps; default 50.
 	PGSIters int
 	// LCPMaxSize is MethodLCP's largest LCP dimension (contacts × (d+2)); default 2000, at most
@@ -180,14 +191,18 @@ type Options struct {
 // GameOptions returns the configuration the physics pipeline ships with (physics.DefaultConfig):
 // Staggered Projections with the exact disc and the paper's defaults otherwise, plus the joint
 // sticking solve, the settling of converged friction, the sharpening of sliding islands, the
-// friction projections' dissipation-gap target (FrictionGap = ε) and the stop of stalled loops
-// (StallIters), and without the warm-start check. Each of those six options documents why it is
-// off in the zero value (the paper's plain loop) and on here. Tests that check the solver as
+// friction projections' dissipation-gap target (FrictionGap = ε), the stop of stalled loops
+// (StallIters) and the presolve (Presolve), and without the warm-start check. Each of those seven
+// options documents why it is off in the zero value (the paper's plain loop) and on here. Tests that check the solver as
 // games run it use this.
 func GameOptions() Options {
 	return Options{Method: MethodSP, Friction: Disc, Joint: true, Settle: true, Sharpen: true, SkipWarmCheck: true,
-		FrictionGap: defaultEpsilon, StallIters: gameStallIters}
+		FrictionGap: defaultEpsilon, StallIters: gameStallIters, Presolve: gamePresolve}
 }
+
+// gamePresolve is GameOptions' Presolve: a flowing pile of a thousand spheres meets the
+// presolve's tolerance within 200–300 sweeps; a bound there leaves the rest to the loop.
+const gamePresolve = 300
 
 // gameStallIters is GameOptions' StallIters: on 350 islands captured from the struck card house
 // and solved with MaxIters 100, it stops the three that circle and no solve that converges.
@@ -235,8 +250,8 @@ const (
 //   - Epsilon, ContactTol and FrictionTol are finite and in (0, 1), FrictionGap finite and in
 //     [0, 1): each is relative to a scale, and a value of the scale itself would accept any
 //     answer;
-//   - MaxIters, StallIters, FrictionMaxSweeps, PGSIters, LCPMaxPivots, WorkBudget and TimeBudget
-//     are ≥ 0 (they bound work, not memory, so they have no upper limit);
+//   - MaxIters, StallIters, FrictionMaxSweeps, Presolve, PGSIters, LCPMaxPivots, WorkBudget and
+//     TimeBudget are ≥ 0 (they bound work, not memory, so they have no upper limit);
 //   - PivotLimit is in [0, MaxPivotLimit], LCPMaxSize in [0, MaxLCPSize], Anderson at most
 //     MaxAnderson (a negative depth turns acceleration off).
 //
@@ -311,7 +326,7 @@ func (opts Options) withDefaults() (Options, error) {
 		field string
 		v     int
 	}{{"MaxIters", opts.MaxIters}, {"StallIters", opts.StallIters}, {"FrictionMaxSweeps", opts.FrictionMaxSweeps}, {"WorkBudget", opts.WorkBudget},
-		{"PGSIters", opts.PGSIters}, {"LCPMaxPivots", opts.LCPMaxPivots}} {
+		{"Presolve", opts.Presolve}, {"PGSIters", opts.PGSIters}, {"LCPMaxPivots", opts.LCPMaxPivots}} {
 		if err := checkCount(c.field, c.v); err != nil {
 			return opts, err
 		}

@@ -25,6 +25,8 @@ type Stats struct {
 	// FrictionSweeps and FrictionCG the friction projections' block Gauss–Seidel sweeps and
 	// conjugate-gradient iterations (for MethodPGS, the PGS sweeps).
 	ContactSweeps, ContactCG, ContactPivots, FrictionSweeps, FrictionCG int
+	// PresolveSweeps counts the presolve's coupled Gauss–Seidel sweeps (Options.Presolve).
+	PresolveSweeps int
 	// JointCG counts the joint sticking solve's CG iterations; JointAccepted whether its
 	// candidate was feasible and used.
 	JointCG       int

@@ -26,9 +26,14 @@ type Solver struct {
 	alpha, f, v []float64
 	// The staggered loop's map input x (2m) and its kept iterate.
 	x, alphaBest, fBest []float64
-	// alphaSettle and fSettle keep the answer settleFriction starts from.
-	alphaSettle, fSettle []float64
-	// warmAlpha: the problem supplied a nonzero warm normal impulse (last step's answer).
+	// alphaSettle and fSettle keep the answer settleFriction starts from; alphaStart and fStart
+	// the warm start the presolve may restore.
+	alphaSettle, fSettle, alphaStart, fStart []float64
+	// presolved: the presolve replaced the warm start (presolve.go), and the energy certificate
+	// charges the answer's normal impulses ContactTol (energyTolerance).
+	presolved bool
+	// warmAlpha: the iterate's normal impulse is nonzero and warm (last step's answer, or the
+	// presolve's), so the first contact projection starts from it.
 	warmAlpha bool
 
 	contact  contactProjection
@@ -115,6 +120,7 @@ func (s *Solver) Solve(p *Problem, res *Result) error {
 	case MethodLCP:
 		err = s.solveLCP()
 	default:
+		s.presolve()
 		s.solveSP(p, start, s.opts.MaxIters, s.opts.Epsilon, s.opts.Joint)
 		// An answer reached through the joint candidate is solved again without it only if its
 		// friction does more work than a loop converged to ε may leave (docs/architecture.md,
@@ -175,6 +181,8 @@ func (s *Solver) prepare(p *Problem) {
 	s.fBest = grow(s.fBest, 2*m)
 	s.alphaSettle = grow(s.alphaSettle, m)
 	s.fSettle = grow(s.fSettle, 2*m)
+	s.alphaStart = grow(s.alphaStart, m)
+	s.fStart = grow(s.fStart, 2*m)
 	s.x = grow(s.x, 2*m)
 	s.contact.resize(&s.op)
 	s.friction.resize(&s.op)

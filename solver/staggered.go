@@ -515,6 +515,7 @@ func (s *Solver) allSliding(f []float64) bool {
 func (s *Solver) retryWithoutJoint(p *Problem, start time.Time) {
 	first := s.beginAttempt()
 	s.warmStart(p)
+	s.presolve()
 	s.solveSP(p, start, s.opts.MaxIters-first.Iterations, s.opts.Epsilon, false)
 	s.endAttempt(first)
 }
@@ -537,6 +538,7 @@ func (s *Solver) endAttempt(first Stats) {
 	s.st.FrictionSweeps += first.FrictionSweeps
 	s.st.FrictionCG += first.FrictionCG
 	s.st.JointCG += first.JointCG
+	s.st.PresolveSweeps += first.PresolveSweeps
 	s.st.Fallbacks += first.Fallbacks
 	s.st.AndersonResets += first.AndersonResets
 	s.st.EnergyRuns += first.EnergyRuns
