@@ -405,3 +405,66 @@ func TestCardFallingPastAnEdgeHoldsTheTurn(t *testing.T) {
 		}
 	}
 }
+
+// A card falling edge first across another's corner, as the impact scene brought them together
+// (seed 12, 2.79 s): card B, falling at 2.4 m/s and turning at 7 rad/s, runs its bottom edge
+// diagonally over the corner of card A, which lies flat, beyond A's end edge at one end and
+// beyond its side edge at the other. The edge pair's closest points, at A's end edge, slant away
+// from A's face, and with them and the corners' contacts alone the solve turned B down onto A's
+// face over the corner, 5.2 mm deep. For every point of B's bottom edges that lies over A's face
+// and that the pair's motion over the step can bring onto it (its approach plus how far the two
+// turns can move it), the turn about the closest point that carries the point straight onto A's
+// face must close some contact of the manifold (as in TestCardFallingPastAnEdgeHoldsTheTurn).
+func TestCardFallingAcrossACornerHoldsTheFace(t *testing.T) {
+	const h, margin = 0.01, 0.05
+	half := mgl64.Vec3{0.005, 0.3, 0.45}
+	card := must(NewBox(half))
+	pa := Pose{Position: mgl64.Vec3{0.483221, 0.000636, 0.862813}, Rotation: mgl64.Quat{W: 0.699977, V: mgl64.Vec3{-0.001233, 0.714163, 0.001245}}.Normalize()}
+	pb := Pose{Position: mgl64.Vec3{0.776821, 0.011929, 1.297295}, Rotation: mgl64.Quat{W: 0.181533, V: mgl64.Vec3{-0.018748, 0.983021, 0.019067}}.Normalize()}
+	ma := Motion{Linear: mgl64.Vec3{-0.005200, 0.000204, -0.097632}.Mul(h), Angular: mgl64.Vec3{-0.004158, -0.001089, 0.000158}.Mul(h)}
+	mb := Motion{Linear: mgl64.Vec3{-0.148459, 0.028615, -2.413883}.Mul(h), Angular: mgl64.Vec3{-4.150714, 4.289784, 3.418718}.Mul(h)}
+	fa, fb := pa.frame(), pb.frame()
+	ga, gb := boxGJK(half, &fa), boxGJK(half, &fb)
+	closest := gjkDistance(&ga, &gb, pb.Position.Sub(pa.Position))
+	if closest.intersects {
+		t.Fatal("the cards overlap: the pose is not the one captured")
+	}
+	for _, shape := range []Shape{card, cubeHull(half)} {
+		var m Manifold
+		if _, err := CollideMoving(shape, pa, ma, shape, pb, mb, margin, nil, &m); err != nil {
+			t.Fatal(err)
+		}
+		reached := 0
+		for _, x := range []float64{-half[0], half[0]} {
+			for i := 0; i <= 20; i++ {
+				w := pb.Apply(mgl64.Vec3{x, -half[1] + 2*half[1]*float64(i)/20, half[2]})
+				l := pa.ApplyInverse(w)
+				if math.Abs(l[1]) > half[1] || math.Abs(l[2]) > half[2] || math.Abs(l[0]) <= half[0] {
+					continue // not over A's face
+				}
+				d := math.Abs(l[0]) - half[0]
+				toward := pa.Rotate(mgl64.Vec3{-math.Copysign(1, l[0]), 0, 0}) // onto A's face
+				approach := mb.displacement(pb.Position, w).Sub(ma.displacement(pa.Position, w)).Dot(toward)
+				turn := ma.Angular.Cross(w.Sub(pa.Position)).Len() + mb.Angular.Cross(w.Sub(pb.Position)).Len()
+				arm := w.Sub(closest.pb)
+				axis, ok := unit(arm.Cross(toward))
+				if d > margin || d-approach-turn > 0 || !ok {
+					continue
+				}
+				reached++
+				angle := d / axis.Cross(arm).Dot(toward)
+				closing := math.Inf(1)
+				for _, c := range m.Contacts() {
+					move := axis.Cross(c.PointOnB().Sub(closest.pb)).Mul(angle)
+					closing = min(closing, c.Gap+c.Normal.Dot(move))
+				}
+				if closing > 0.1*d {
+					t.Errorf("%T: turning the falling card %.3g rad about its closest point onto the other's face (its edge point %.4f, %.4g m above) leaves every contact open by at least %.4g (%d points)", shape, angle, w, d, closing, m.Count)
+				}
+			}
+		}
+		if reached < 4 {
+			t.Fatalf("%T: %d points of the falling card's edges over the other's face within reach: the pose is not the one captured", shape, reached)
+		}
+	}
+}

@@ -128,13 +128,25 @@ func boxBox(a *Box, pa Pose, b *Box, pb Pose, margin float64, prev *Manifold, ou
 		}
 	}
 
+	var cs candidates
+	clip := func(refIsA bool, refAxis int) Reference {
+		if refIsA {
+			return boxFaceContact(a, &fa, b, &fb, refAxis, t[refAxis] < 0, true, alongEdge, margin, &cs)
+		}
+		// B's face normal points from B towards A: against tb.
+		return boxFaceContact(b, &fb, a, &fa, refAxis, tb[refAxis] > 0, false, alongEdge, margin, &cs)
+	}
 	if edgeI >= 0 && edgeSep > faceSep+boxEdgeTolerance*scale {
-		if edgeSep > 0 && !boxBoxClosest(a, &fa, b, &fb, margin, out) {
+		if edgeSep > 0 {
+			clip(refIsA, refAxis) // the points over the least separated face (boxBoxClosest)
+		}
+		if edgeSep > 0 && !boxBoxClosest(a, &fa, b, &fb, margin, &cs, out) {
 			// Separated: the edge axis only bounds the distance; the exact closest points
 			// made the contact. (Touching, the distance query finds no separation and the edge
 			// axis's is rounding: the boxes are handled as overlapping.)
 			return
 		}
+		cs.n = 0
 		isA, k, ok := boxFaceAlong(edgeL, &R)
 		if !ok {
 			boxEdgeContact(a, &fa, b, &fb, edgeI, edgeJ, edgeL, margin, out)
@@ -152,14 +164,6 @@ func boxBox(a *Box, pa Pose, b *Box, pb Pose, margin float64, prev *Manifold, ou
 		} else {
 			faceSep = sepB[k]
 		}
-	}
-	var cs candidates
-	clip := func(refIsA bool, refAxis int) Reference {
-		if refIsA {
-			return boxFaceContact(a, &fa, b, &fb, refAxis, t[refAxis] < 0, true, alongEdge, margin, &cs)
-		}
-		// B's face normal points from B towards A: against tb.
-		return boxFaceContact(b, &fb, a, &fa, refAxis, tb[refAxis] > 0, false, alongEdge, margin, &cs)
 	}
 	ref := clip(refIsA, refAxis)
 	if alongEdge && cs.n > 0 && cs.c[cs.deepest()].Gap > edgeSep+boxEdgeTolerance*scale {
@@ -179,7 +183,7 @@ func boxBox(a *Box, pa Pose, b *Box, pb Pose, margin float64, prev *Manifold, ou
 	if cs.n == 0 {
 		if faceSep > 0 {
 			// Separated with the faces not overlapping (corner to corner): closest points.
-			boxBoxClosest(a, &fa, b, &fb, margin, out)
+			boxBoxClosest(a, &fa, b, &fb, margin, nil, out)
 		} else if edgeI >= 0 {
 			// Overlapping where edges cross, no point of the incident face over the reference
 			// face: the least penetrating edge pair gives the contact (see polyPoly).
@@ -202,7 +206,7 @@ func boxBox(a *Box, pa Pose, b *Box, pb Pose, margin float64, prev *Manifold, ou
 			ga, gb := boxGJK(ha, &fa), boxGJK(hb, &fb)
 			r := gjkDistance(&ga, &gb, tw)
 			if !r.intersects && minGap > r.distance+1e-9*scale {
-				boxBoxClosest(a, &fa, b, &fb, margin, out)
+				boxBoxClosest(a, &fa, b, &fb, margin, &cs, out)
 				return
 			}
 		}
@@ -403,7 +407,15 @@ func boxEdgeContact(a *Box, fa *frame, b *Box, fb *frame, i, j int, l mgl64.Vec3
 // otherwise the contacts of all the vertices near the other box (tiltedContacts). It adds nothing
 // beyond the margin, and nothing when the boxes touch: the distance query finds them overlapping
 // or at zero distance, and it reports touching.
-func boxBoxClosest(a *Box, fa *frame, b *Box, fb *frame, margin float64, out *Manifold) (touching bool) {
+//
+// clipped (nil for none) holds the points of a face clip that the exact closest points replace,
+// lying nearer, beyond the clipped face on its edges or corners. Where the closest points' contact
+// and the vertex contacts are written (tiltedContacts), the clipped points that the pair's motion
+// can close join them: each lies over the reference face, its gap its exact distance from that
+// face, so it holds no ghost. Without them a card falling edge first across another's corner, its
+// closest points at the other's end edge and slanting away from its face, turned down onto that
+// face over the corner, 5.2 mm deep (TestCardFallingAcrossACornerHoldsTheFace).
+func boxBoxClosest(a *Box, fa *frame, b *Box, fb *frame, margin float64, clipped *candidates, out *Manifold) (touching bool) {
 	ga, gb := boxGJK(a.HalfExtents, fa), boxGJK(b.HalfExtents, fb)
 	r := gjkDistance(&ga, &gb, fb.pos.Sub(fa.pos))
 	if r.intersects {
@@ -433,7 +445,7 @@ func boxBoxClosest(a *Box, fa *frame, b *Box, fb *frame, margin float64, out *Ma
 	if axis < 0 {
 		var ta, tb boxTopology
 		pa, pb := placedBox(a, fa, &ta), placedBox(b, fb, &tb)
-		tiltedContacts(&pa, &pb, closest, margin, nil, out)
+		tiltedContacts(&pa, &pb, closest, margin, nil, clipped, out)
 		return false
 	}
 	var cs candidates
@@ -449,7 +461,7 @@ func boxBoxClosest(a *Box, fa *frame, b *Box, fb *frame, margin float64, out *Ma
 	}
 	var ta, tb boxTopology
 	pa, pb := placedBox(a, fa, &ta), placedBox(b, fb, &tb)
-	tiltedContacts(&pa, &pb, closest, margin, &out.motion, out)
+	tiltedContacts(&pa, &pb, closest, margin, &out.motion, clipped, out)
 	return false
 }
 
@@ -514,11 +526,21 @@ func speculativeFace(cs *candidates, pa, pb mgl64.Vec3, id FeatureID, scale, mar
 // as it fell, had only its closest point, and the solve turned it about that point and drove the
 // edge's far end 8.9 mm into the other's face (TestCardFallingPastAnEdgeHoldsTheTurn). A pair at
 // rest keeps the closest points' contact alone there.
-func tiltedContacts(A, B *placedPoly, closest Contact, margin float64, reach *pairMotion, out *Manifold) {
+//
+// clipped (nil for none) holds a face clip's points (boxBoxClosest, polyClosest): those the pair's
+// motion can close join the candidates, whatever reach is.
+func tiltedContacts(A, B *placedPoly, closest Contact, margin float64, reach *pairMotion, clipped *candidates, out *Manifold) {
 	var cs candidates
 	cs.add(closest)
 	vertexContacts(B, A, false, margin, reach, &cs)
 	vertexContacts(A, B, true, margin, reach, &cs)
+	if clipped != nil {
+		for i := 0; i < clipped.n; i++ {
+			if out.motion.reaches(&clipped.c[i]) {
+				cs.add(clipped.c[i])
+			}
+		}
+	}
 	out.Normal = closest.Normal
 	out.Reference = Reference{}
 	cs.emit(closest.Normal, out)

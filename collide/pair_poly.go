@@ -150,9 +150,13 @@ func polyPoly(A, B *placedPoly, margin float64, prev *Manifold, out *Manifold) {
 	}
 	alongEdge := false // the face was chosen for an edge axis near it
 	if edgeA >= 0 && sepE > faceSep+boxEdgeTolerance*scale {
-		if sepE > 0 && !polyClosest(A, B, margin, out) {
+		if sepE > 0 {
+			clip(refIsA, refFace, false) // the points over the face, for polyClosest
+		}
+		if sepE > 0 && !polyClosest(A, B, margin, &cs, out) {
 			return // separated (touching: handled as overlapping, see boxBox)
 		}
+		cs.n = 0
 		isA, f, s, ok := polyFaceAlong(A, B, &ba, &ab, axisE, eitherShape)
 		if !ok {
 			polyEdgeContact(A, B, edgeA, edgeB, A.f.rotate(axisE), margin, out)
@@ -211,7 +215,7 @@ func polyPoly(A, B *placedPoly, margin float64, prev *Manifold, out *Manifold) {
 		ga, gb := A.gjk(), B.gjk()
 		r := gjkDistance(&ga, &gb, B.f.pos.Sub(A.f.pos))
 		if !r.intersects && (cs.n == 0 || minGap > r.distance+1e-9*scale) {
-			polyClosest(A, B, margin, out)
+			polyClosest(A, B, margin, &cs, out)
 			return
 		}
 	}
@@ -378,8 +382,8 @@ func polyEdgeContact(A, B *placedPoly, ea, eb int, n mgl64.Vec3, margin float64,
 }
 
 // polyClosest adds the contacts of two separated polyhedra as boxBoxClosest does (also for
-// touching).
-func polyClosest(A, B *placedPoly, margin float64, out *Manifold) (touching bool) {
+// touching and clipped).
+func polyClosest(A, B *placedPoly, margin float64, clipped *candidates, out *Manifold) (touching bool) {
 	ga, gb := A.gjk(), B.gjk()
 	r := gjkDistance(&ga, &gb, B.f.pos.Sub(A.f.pos))
 	if r.intersects {
@@ -407,7 +411,7 @@ func polyClosest(A, B *placedPoly, margin float64, out *Manifold) (touching bool
 	}
 	closest := Contact{Point: lerp(r.pa, r.pb, 0.5), Normal: n, Gap: r.distance, Feature: id}
 	if face < 0 {
-		tiltedContacts(A, B, closest, margin, nil, out)
+		tiltedContacts(A, B, closest, margin, nil, clipped, out)
 		return false
 	}
 	var cs candidates
@@ -423,7 +427,7 @@ func polyClosest(A, B *placedPoly, margin float64, out *Manifold) (touching bool
 		out.Reference = ref
 		return false
 	}
-	tiltedContacts(A, B, closest, margin, &out.motion, out)
+	tiltedContacts(A, B, closest, margin, &out.motion, clipped, out)
 	return false
 }
 
