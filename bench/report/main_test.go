@@ -94,17 +94,22 @@ func TestBrowserTableWithoutBrowser(t *testing.T) {
 	}
 }
 
-// TestSceneRunsCoverEveryScene: the scene table runs every scene the runner knows, each once and
-// each resolvable, so that a new scene cannot make `make bench` fail at its end.
+// TestSceneRunsCoverEveryScene: the scene table runs every scene the runner knows, each case
+// (scene, n and seconds, as runKey names it) once and each resolvable, so that a new scene cannot
+// make `make bench` fail at its end.
 func TestSceneRunsCoverEveryScene(t *testing.T) {
-	seen := map[string]bool{}
+	seen, cases := map[string]bool{}, map[string]bool{}
 	for _, r := range sceneRuns {
-		if seen[r.scene] {
-			t.Errorf("scene %q runs twice", r.scene)
-		}
 		seen[r.scene] = true
-		if _, _, _, err := r.resolve(); err != nil {
+		_, sc, p, err := r.resolve()
+		if err != nil {
 			t.Errorf("scene %q: %v", r.scene, err)
+			continue
+		}
+		if key := runKey(sc.Name, p.N, r.seconds); cases[key] {
+			t.Errorf("case %s runs twice", key)
+		} else {
+			cases[key] = true
 		}
 	}
 	for _, name := range scenes.Names() {
