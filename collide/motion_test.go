@@ -382,21 +382,12 @@ func TestCardFallingPastAnEdgeHoldsTheTurn(t *testing.T) {
 				continue
 			}
 			toward := pa.Rotate(g).Mul(-1) // from the corner onto A
-			approach := mb.displacement(pb.Position, w).Sub(ma.displacement(pa.Position, w)).Dot(toward)
-			turn := ma.Angular.Cross(w.Sub(pa.Position)).Len() + mb.Angular.Cross(w.Sub(pb.Position)).Len()
-			arm := w.Sub(closest.pb)
-			axis, ok := unit(arm.Cross(toward))
-			if d-approach-turn > 0 || !ok {
+			tc, ok := turnOnto(&m, pa, ma, pb, mb, closest.pb, w, toward, d)
+			if !ok {
 				continue
 			}
 			reached++
-			angle := d / axis.Cross(arm).Dot(toward)
-			closing := math.Inf(1)
-			for _, c := range m.Contacts() {
-				move := axis.Cross(c.PointOnB().Sub(closest.pb)).Mul(angle)
-				closing = min(closing, c.Gap+c.Normal.Dot(move))
-			}
-			if closing > 0.1*d {
+			if angle, closing := tc.angle, tc.closing; closing > 0.1*d {
 				t.Errorf("%T: turning the falling card %.3g rad about its closest point onto the other (its corner %d, %.4g m away) leaves every contact open by at least %.4g (%d points)", shape, angle, i, d, closing, m.Count)
 			}
 		}
@@ -444,21 +435,12 @@ func TestCardFallingAcrossACornerHoldsTheFace(t *testing.T) {
 				}
 				d := math.Abs(l[0]) - half[0]
 				toward := pa.Rotate(mgl64.Vec3{-math.Copysign(1, l[0]), 0, 0}) // onto A's face
-				approach := mb.displacement(pb.Position, w).Sub(ma.displacement(pa.Position, w)).Dot(toward)
-				turn := ma.Angular.Cross(w.Sub(pa.Position)).Len() + mb.Angular.Cross(w.Sub(pb.Position)).Len()
-				arm := w.Sub(closest.pb)
-				axis, ok := unit(arm.Cross(toward))
-				if d > margin || d-approach-turn > 0 || !ok {
+				tc, ok := turnOnto(&m, pa, ma, pb, mb, closest.pb, w, toward, d)
+				if d > margin || !ok {
 					continue
 				}
 				reached++
-				angle := d / axis.Cross(arm).Dot(toward)
-				closing := math.Inf(1)
-				for _, c := range m.Contacts() {
-					move := axis.Cross(c.PointOnB().Sub(closest.pb)).Mul(angle)
-					closing = min(closing, c.Gap+c.Normal.Dot(move))
-				}
-				if closing > 0.1*d {
+				if angle, closing := tc.angle, tc.closing; closing > 0.1*d {
 					t.Errorf("%T: turning the falling card %.3g rad about its closest point onto the other's face (its edge point %.4f, %.4g m above) leaves every contact open by at least %.4g (%d points)", shape, angle, w, d, closing, m.Count)
 				}
 			}
@@ -467,4 +449,30 @@ func TestCardFallingAcrossACornerHoldsTheFace(t *testing.T) {
 			t.Fatalf("%T: %d points of the falling card's edges over the other's face within reach: the pose is not the one captured", shape, reached)
 		}
 	}
+}
+
+// turnClosing is what turnOnto measures: the turn's angle and the least gap any contact keeps.
+type turnClosing struct{ angle, closing float64 }
+
+// turnOnto turns B about its closest point on A (pivot) so that B's point w, d from A along
+// toward, comes onto A, and returns the turn's angle and the least gap any of m's contacts keeps
+// after that turn (each contact's gap plus its normal's part of its point's move). It reports
+// false when the pair's motion over the step cannot close d at w (its approach plus how far the
+// two turns can move w falls short) or the turn is undefined (w on the line through the pivot
+// along toward).
+func turnOnto(m *Manifold, pa Pose, ma Motion, pb Pose, mb Motion, pivot, w, toward mgl64.Vec3, d float64) (turnClosing, bool) {
+	approach := mb.displacement(pb.Position, w).Sub(ma.displacement(pa.Position, w)).Dot(toward)
+	turn := ma.Angular.Cross(w.Sub(pa.Position)).Len() + mb.Angular.Cross(w.Sub(pb.Position)).Len()
+	arm := w.Sub(pivot)
+	axis, ok := unit(arm.Cross(toward))
+	if d-approach-turn > 0 || !ok {
+		return turnClosing{}, false
+	}
+	angle := d / axis.Cross(arm).Dot(toward)
+	closing := math.Inf(1)
+	for _, c := range m.Contacts() {
+		move := axis.Cross(c.PointOnB().Sub(pivot)).Mul(angle)
+		closing = min(closing, c.Gap+c.Normal.Dot(move))
+	}
+	return turnClosing{angle, closing}, true
 }
