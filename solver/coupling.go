@@ -50,10 +50,7 @@ func (c *delassusCoupling) row(o *operator, k int, need uint16) ([]int, []float6
 		for i := range c.rowLen {
 			c.rowLen[i] = -1
 		}
-		if cap(c.have) < o.m {
-			c.have = make([]uint16, o.m)
-		}
-		c.have = c.have[:o.m]
+		c.have = grow(c.have, o.m)
 		clear(c.have)
 		c.nbr, c.val = c.nbr[:0], c.val[:0]
 	}

@@ -94,11 +94,8 @@ func (fp *frictionProjection) resize(op *operator) {
 	fp.rimCurv = grow(fp.rimCurv, m)
 	fp.ic.invalidate()
 	fp.newton.resize(op)
-	if cap(fp.eigen) < m {
-		fp.eigen = make([]discEigen, m)
-		fp.eigenSet = make([]bool, m)
-	}
-	fp.eigen, fp.eigenSet = fp.eigen[:m], fp.eigenSet[:m]
+	fp.eigen = grow(fp.eigen, m)
+	fp.eigenSet = grow(fp.eigenSet, m)
 	clear(fp.eigenSet)
 }
 

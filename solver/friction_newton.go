@@ -72,14 +72,8 @@ func (fn *frictionNewton) resize(op *operator) {
 	fn.perm = grow(fn.perm, 2*m)
 	fn.y = grow(fn.y, 2*m)
 	fn.at = grow(fn.at, m)
-	if cap(fn.slide) < m {
-		fn.slide = make([]bool, m)
-	}
-	fn.slide = fn.slide[:m]
-	if cap(fn.pin) < m {
-		fn.pin = make([]bool, m)
-	}
-	fn.pin = fn.pin[:m]
+	fn.slide = grow(fn.slide, m)
+	fn.pin = grow(fn.pin, m)
 	fn.base = grow(fn.base, 2*m)
 	fn.trial = grow(fn.trial, 2*m)
 	fn.df = grow(fn.df, 2*m)

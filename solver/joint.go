@@ -77,14 +77,8 @@ func (js *jointSolve) resize(op *operator) {
 	js.p = grow(js.p, 3*m)
 	js.q = grow(js.q, 3*m)
 	js.u = grow(js.u, op.ndof)
-	if cap(js.mask) < m {
-		js.mask = make([]int8, m)
-	}
-	js.mask = js.mask[:m]
-	if cap(js.pre) < m {
-		js.pre = make([]jointBlock, m)
-	}
-	js.pre = js.pre[:m]
+	js.mask = grow(js.mask, m)
+	js.pre = grow(js.pre, m)
 }
 
 // candidate builds the joint sticking candidate on op from the iterate (alpha, f), using v as

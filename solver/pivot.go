@@ -72,10 +72,7 @@ func (cp *contactProjection) pivotProject() bool {
 	pv.y = grow(pv.y, m)
 	pv.sub = grow(pv.sub, m*m)
 	pv.perm = grow(pv.perm, m)
-	if cap(pv.state) < m {
-		pv.state = make([]int8, m)
-	}
-	pv.state = pv.state[:m]
+	pv.state = grow(pv.state, m)
 	pv.cl = pv.cl[:0]
 	op.velocity(nil, f, cp.v)
 	alpha, w, a := cp.alpha, pv.w, pv.a
