@@ -17,7 +17,7 @@ const minFrictionPasses = 4
 func (s *Solver) workDone() int {
 	st := &s.st
 	passes := st.ContactSweeps + st.ContactCG + st.ContactPivots + st.FrictionSweeps + st.FrictionCG + st.JointCG + st.PresolveSweeps
-	return s.workBefore + passes*s.op.m
+	return s.workBefore + passes*s.op.m + s.factorWork
 }
 
 // workSpent reports whether the work budget (if any) is spent.

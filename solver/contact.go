@@ -18,6 +18,11 @@ import (
 // LCP's natural residual max_k |min(A_kk α_k, w_k)| is within tolerance. MPRGP (mprgp.go) and
 // principal pivoting (pivot.go) are the other variants.
 
+// dofRankLimit is the largest rank bound min(contacts, DoFs) of an island that ContactAuto hands to
+// the DoF-sized active set: its factor holds up to that many rows squared (8 MB at 1,000), and
+// building it from a warm start costs up to a third of their cube.
+const dofRankLimit = 1000
+
 // nullDirection: a CG direction p with pᵀAp < nullDirection · pᵀdiag(A)p lies in A's null space
 // (redundant contacts). The smallest such ratio of a consistent solve in the benchmark scenes is
 // 3.5e-4 (the tower's softest mode); an inconsistent active set gave 3e-31.
@@ -45,6 +50,8 @@ const (
 // contactWork counts what contact projections did (the Stats fields of the same names).
 type contactWork struct {
 	Sweeps, CG, Pivots, Fallbacks int
+	// FactorWork is the active set's factor work beyond its pivots' passes, in contact updates.
+	FactorWork int
 }
 
 // contactProjection is the contact projection's workspace: its configuration, the scratch vectors
@@ -73,12 +80,18 @@ type contactProjection struct {
 	active        []int
 	ic            delassusIC // preconditioner of the subspace CG
 	pivot         pivotBuffers
+	dof           activeSet
+	// dofLimit is the largest rank bound min(contacts, DoFs) on which ContactAuto hands a stalled
+	// projection to the active set; dofActive records that it did, for the rest of the solve.
+	dofLimit  int
+	dofActive bool
 }
 
 // newContactProjection returns a workspace configured by opts (defaults filled in).
 func newContactProjection(opts *Options) contactProjection {
 	cp := contactProjection{method: opts.ContactSolver, pivotLimit: opts.PivotLimit, relTol: opts.ContactTol}
 	cp.ic.narrow = icNarrowShift
+	cp.dofLimit = dofRankLimit
 	return cp
 }
 
@@ -95,6 +108,8 @@ func (cp *contactProjection) resize(op *operator) {
 	cp.saved = grow(cp.saved, m)
 	cp.active = grow(cp.active, m)
 	cp.ic.invalidate()
+	cp.dof.resize(op)
+	cp.dofActive = false
 }
 
 // project solves P_C on op for the friction impulse f into alpha, warm-started from alpha
@@ -112,6 +127,9 @@ func (cp *contactProjection) project(op *operator, f, alpha, v []float64, warm b
 // run dispatches to the configured variant, then to the pivoting fallback.
 func (cp *contactProjection) run() bool {
 	op, alpha, v, f := cp.op, cp.alpha, cp.v, cp.f
+	if cp.method == ContactActiveSet || cp.dofActive {
+		return cp.dofProject()
+	}
 	if cp.method == ContactPivot {
 		ok := cp.pivotProject()
 		op.velocity(alpha, f, v)
@@ -147,12 +165,38 @@ func (cp *contactProjection) run() bool {
 		}
 		copy(alpha, cp.saved)
 		op.velocity(alpha, f, v)
+		if min(op.m, op.ndof) <= cp.dofLimit {
+			// PGS-SM stalled: the island's rows are redundant or badly scaled. The DoF-sized
+			// active set takes over for the rest of the solve, keeping its working set.
+			cp.dofActive = true
+			return cp.dofProject()
+		}
 		if op.m <= cp.pivotLimit {
 			return cp.fallback()
 		}
 		if cp.mprgpFrom() {
 			return true
 		}
+	}
+	return cp.fallback()
+}
+
+// moving tells ContactAuto that the island's warm start was far from this step's answer (the
+// presolve replaced it): a moving island, on whose redundant rows PGS-SM spends its budget and
+// gives up. Such an island within the rank limit goes to the active set from the first projection.
+func (cp *contactProjection) moving(op *operator, moving bool) {
+	if moving && cp.method == ContactAuto && min(op.m, op.ndof) <= cp.dofLimit {
+		cp.dofActive = true
+	}
+}
+
+// dofProject runs the DoF-sized active-set projection (activeset.go), then the fallback.
+func (cp *contactProjection) dofProject() bool {
+	ok := cp.dof.project(cp.op, cp.f, cp.alpha, cp.v, cp.tol)
+	cp.work.Pivots += cp.dof.work.Pivots
+	cp.work.FactorWork += cp.dof.work.FactorWork
+	if ok {
+		return true
 	}
 	return cp.fallback()
 }

@@ -321,12 +321,17 @@ func (f *delassusIC) factor(o *operator, cp *delassusCoupling, deadline time.Tim
 // build factors the members, gathering A's entries from the coupling blocks cp.
 func (f *delassusIC) build(o *operator, cp *delassusCoupling) bool {
 	nu := f.nu
-	f.start = grow(f.start, nu+1)
+	// Sized for the most unknowns the island can have (three rows per contact), so that a larger
+	// set of members later in the solve, or in a later step of the same island, does not allocate.
+	most := RowsPerSide * o.m
+	f.start = reserve(f.start, nu+1, most+1)
 	f.col, f.val = f.col[:0], f.val[:0]
-	f.diag = grow(f.diag, nu)
-	f.scatter = grow(f.scatter, nu)
+	f.diag = reserve(f.diag, nu, most)
+	f.scatter = reserve(f.scatter, nu, most)
 	clear(f.scatter)
-	f.y = grow(f.y, nu)
+	f.y = reserve(f.y, nu, most)
+	f.at = reserve(f.at, 0, most)
+	f.skip = reserve(f.skip, 0, most)
 	f.member = grow(f.member, o.m)
 	clear(f.member)
 	for i, mb := range f.members {

@@ -31,6 +31,8 @@ type operator struct {
 	rigid []bool
 	// allRigid: every block is a rigid body's (no reduced deformable in the island).
 	allRigid bool
+	// nBlocks is the Problem's number of body blocks (sideRef.body indexes them).
+	nBlocks int
 	// blocks are the Delassus matrix's off-diagonal 3×3 blocks, gathered on demand by the
 	// incomplete Cholesky factors and kept for the rest of the solve.
 	blocks delassusCoupling
@@ -40,6 +42,7 @@ type operator struct {
 
 type sideRef struct {
 	off, size, row int // velocity offset, block size, start of the 3×size rows; off < 0: none
+	body           int // the side's block index (−1: none)
 }
 
 // compile builds the operator for p, reusing capacity. p must have been validated.
@@ -70,12 +73,12 @@ func (o *operator) compile(p *Problem) {
 		for s := 0; s < 2; s++ {
 			body, row := c.side(s)
 			if body < 0 {
-				o.sides[2*k+s] = sideRef{off: -1}
+				o.sides[2*k+s] = sideRef{off: -1, body: -1}
 				continue
 			}
 			bl := p.blocks[body]
 			n := bl.Size
-			o.sides[2*k+s] = sideRef{off: bl.Offset, size: n, row: row}
+			o.sides[2*k+s] = sideRef{off: bl.Offset, size: n, row: row, body: body}
 			jn := p.rows[row : row+n]
 			j1 := p.rows[row+n : row+2*n]
 			j2 := p.rows[row+2*n : row+3*n]
@@ -124,6 +127,7 @@ func (o *operator) compileInvMass(p *Problem) {
 	o.nzCol, o.nzVal = o.nzCol[:0], o.nzVal[:0]
 	o.rigid = o.rigid[:0]
 	o.allRigid = true
+	o.nBlocks = len(p.blocks)
 	for _, bl := range p.blocks {
 		n := bl.Size
 		minv := p.minv[bl.minv : bl.minv+n*n]
@@ -438,6 +442,15 @@ func axpy(a float64, x, y []float64) {
 	for i, xi := range x {
 		y[i] += a * xi
 	}
+}
+
+// reserve is grow that allocates room for at least most entries when it must allocate, for
+// buffers whose length varies within a solve up to a bound known in advance.
+func reserve[T any](s []T, n, most int) []T {
+	if cap(s) < n {
+		return make([]T, n, max(n, most))
+	}
+	return s[:n]
 }
 
 // grow returns s resliced to length n, reallocated (zeroed) only when its capacity is short, so

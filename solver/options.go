@@ -33,11 +33,14 @@ const (
 type ContactSolver int
 
 const (
-	// ContactAuto runs PGS-SM (below) with a small budget of conjugate-gradient iterations, about
-	// three per contact, and, if it has not converged, the pivoting reference on islands of at
-	// most PivotLimit contacts, MPRGP from the same start on larger ones. PGS-SM is the faster on
-	// consistent problems (tall stacks, resting piles), pivoting exact where its active set
-	// cycles, MPRGP the one that cannot diverge on islands too large to pivot. The default.
+	// ContactAuto runs the DoF-sized active set (ContactActiveSet) on a moving island whose rank
+	// bound min(contacts, DoFs) is at most 1,000 (one whose warm start the presolve replaced), and
+	// PGS-SM (below) with a small budget of conjugate-gradient iterations, about three per contact,
+	// on the others; if PGS-SM stalls, the active set takes over within that bound, and beyond it
+	// MPRGP from the same start, then the pivoting reference on islands of at most PivotLimit
+	// contacts. PGS-SM is the faster on resting, consistent problems (tall stacks, resting piles),
+	// the active set on moving islands with redundant rows (a struck pyramid of crates), MPRGP the
+	// one that cannot diverge on islands too large for either. The default.
 	ContactAuto ContactSolver = iota
 	// ContactPGSSM is projected Gauss–Seidel sweeps finished by Jacobi-preconditioned conjugate
 	// gradients on the predicted active set, repeated until the LCP holds to ContactTol (course
@@ -52,6 +55,11 @@ const (
 	// ContactPivot is Baraff's (1994) Dantzig-style principal pivoting on the dense Delassus
 	// matrix: exact in finitely many pivots, O(m³) and more; the reference, for small islands.
 	ContactPivot
+	// ContactActiveSet is the DoF-sized active-set projection (paper §6.3; activeset.go):
+	// pivoting on a linearly independent working set of clamped contacts, never more than the
+	// island's DoFs, whose Delassus factor is updated a row at a time and kept across the
+	// projections of a solve. Exact to round-off whatever the redundancy of the rows.
+	ContactActiveSet
 )
 
 // Options configure a Solver. The zero value of every field selects its default; Validate lists
@@ -301,8 +309,8 @@ func (opts Options) withDefaults() (Options, error) {
 	if opts.Tangents < 4 || opts.Tangents > MaxTangents || opts.Tangents%2 != 0 {
 		return opts, optionsError("Tangents", "must be even and in [4, %d], got %d", MaxTangents, opts.Tangents)
 	}
-	if opts.ContactSolver < ContactAuto || opts.ContactSolver > ContactPivot {
-		return opts, optionsError("ContactSolver", "must be ContactAuto, ContactPGSSM, ContactMPRGP or ContactPivot (0 to 3), got %d", opts.ContactSolver)
+	if opts.ContactSolver < ContactAuto || opts.ContactSolver > ContactActiveSet {
+		return opts, optionsError("ContactSolver", "must be ContactAuto, ContactPGSSM, ContactMPRGP, ContactPivot or ContactActiveSet (0 to 4), got %d", opts.ContactSolver)
 	}
 	for _, c := range []struct {
 		field string

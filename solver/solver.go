@@ -46,8 +46,8 @@ type Solver struct {
 	lemkeFailure string
 	st           Stats
 	// workBefore is the work of an earlier attempt of this Solve (retryWithoutJoint), which the
-	// work budget counts.
-	workBefore int
+	// work budget counts; factorWork the active set's factor work so far (contactWork.FactorWork).
+	workBefore, factorWork int
 }
 
 // NewSolver returns a Solver with opts, after filling in defaults. It fails with an *InputError
@@ -121,6 +121,7 @@ func (s *Solver) Solve(p *Problem, res *Result) error {
 		err = s.solveLCP()
 	default:
 		s.presolve()
+		s.contact.moving(&s.op, s.presolved)
 		s.solveSP(p, start, s.opts.MaxIters, s.opts.Epsilon, s.opts.Joint)
 		// An answer reached through the joint candidate is solved again without it only if its
 		// friction does more work than a loop converged to ε may leave (docs/architecture.md,
@@ -155,6 +156,7 @@ func (s *Solver) projectContactTo(f []float64, warm bool, loose float64) bool {
 	s.st.ContactSweeps += w.Sweeps
 	s.st.ContactCG += w.CG
 	s.st.ContactPivots += w.Pivots
+	s.factorWork += w.FactorWork
 	s.st.Fallbacks += w.Fallbacks
 	return exact
 }
@@ -189,6 +191,7 @@ func (s *Solver) prepare(p *Problem) {
 	s.joint.resize(&s.op)
 	s.warmStart(p)
 	s.st = Stats{Method: s.opts.Method, Contacts: m, Scale: s.op.scale}
+	s.factorWork = 0
 }
 
 // warmStart sets (s.alpha, s.f) to p's warm start.

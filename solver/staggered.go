@@ -524,7 +524,8 @@ func (s *Solver) retryWithoutJoint(p *Problem, start time.Time) {
 // so far stays on the budget, and the statistics start over. It returns the earlier attempts'.
 func (s *Solver) beginAttempt() Stats {
 	first := s.st
-	s.workBefore = s.workDone()
+	// The factor work stays counted as it is (it spans the attempts); the passes move here.
+	s.workBefore = s.workDone() - s.factorWork
 	s.st = Stats{Method: s.opts.Method, Contacts: s.op.m, Scale: s.op.scale}
 	return first
 }
