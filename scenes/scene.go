@@ -40,6 +40,16 @@ type Scene struct {
 	// script lists what the scene does while it runs (spawning bodies, throwing them), in order of
 	// time; empty for a scene that only builds its entities at t = 0. See Advance.
 	script []cue
+	// every, if not nil, is an action repeated at a fixed period for as long as the scene runs (the
+	// churn scene's spawning and despawning). See Advance.
+	every *repeat
+}
+
+// repeat is an action a scene repeats for ever: act(w, p, i) runs once, before the first fixed
+// step that starts at or after from + i·period, for i = 0, 1, 2, ….
+type repeat struct {
+	from, period float64
+	act          func(w *ecs.World, p Params, i int) error
 }
 
 // cue is one timed action of a scene's script: act runs once, before the first fixed step that
@@ -58,6 +68,7 @@ const cueTolerance = 1e-9
 type scriptProgress struct {
 	scene string // the scene whose script it counts
 	next  int    // index of the first cue not yet run
+	reps  int    // runs of the scene's repeated action so far
 }
 
 // Build validates p and adds the scene's entities to w, which must have the physics plugin.
@@ -73,19 +84,24 @@ func (s Scene) Build(w *ecs.World, p Params) error {
 	if err := s.build(w, p); err != nil {
 		return fmt.Errorf("scenes: %s: %w", s.Name, err)
 	}
-	if len(s.script) > 0 {
+	if len(s.script) > 0 || s.every != nil {
 		ecs.SetResource(w, scriptProgress{scene: s.Name})
 	}
 	return nil
 }
 
 // ScriptEnd returns the simulated time, s, of the scene's last scripted action: from then on Advance
-// does nothing. It is 0 for a scene without a script.
+// does nothing but repeat the scene's repeated action, if it has one (whose first run counts here).
+// It is 0 for a scene without a script.
 func (s Scene) ScriptEnd() float64 {
-	if len(s.script) == 0 {
-		return 0
+	end := 0.0
+	if len(s.script) > 0 {
+		end = s.script[len(s.script)-1].at
 	}
-	return s.script[len(s.script)-1].at
+	if s.every != nil {
+		end = max(end, s.every.from)
+	}
+	return end
 }
 
 // Advance runs the scene's script up to simulated time t: every action due at or before t that has
@@ -99,7 +115,7 @@ func (s Scene) ScriptEnd() float64 {
 // then changed by the script's doing, not by a step's, and a caller that measures energy per step
 // (the headless runner's energy_rise) takes the world after Advance as its new reference.
 func (s Scene) Advance(w *ecs.World, p Params, t float64) (changed bool, err error) {
-	if len(s.script) == 0 {
+	if len(s.script) == 0 && s.every == nil {
 		return false, nil
 	}
 	prog, ok := ecs.GetResource[scriptProgress](w)
@@ -115,12 +131,20 @@ func (s Scene) Advance(w *ecs.World, p Params, t float64) (changed bool, err err
 			return changed, fmt.Errorf("scenes: %s: at t = %v s: %w", s.Name, c.at, err)
 		}
 	}
+	for r := s.every; r != nil && r.from+float64(prog.reps)*r.period <= t+cueTolerance; {
+		i := prog.reps
+		prog.reps++
+		changed = true
+		if err := r.act(w, p, i); err != nil {
+			return changed, fmt.Errorf("scenes: %s: at t = %v s: %w", s.Name, r.from+float64(i)*r.period, err)
+		}
+	}
 	return changed, nil
 }
 
 // All returns every scene, sorted by name.
 func All() []Scene {
-	all := []Scene{arch(), archimpact(), beam(), cardhouse(), freefall(), impact(), incline(), jelly(), pile(), pyramid(), ratio(), spheres(), springboard(), stack(), topple(), tumble()}
+	all := []Scene{arch(), archimpact(), beam(), cardhouse(), freefall(), impact(), incline(), jelly(), pile(), pyramid(), ratio(), spheres(), springboard(), stack(), throwScene(), topple(), tumble(), heap(), churn()}
 	sort.Slice(all, func(i, j int) bool { return all[i].Name < all[j].Name })
 	return all
 }
