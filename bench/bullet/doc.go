@@ -5,7 +5,7 @@
 //
 //   - an exporter (WriteWorld, ExportScene; the command bench/bullet/export) that writes a world's
 //     bodies and colliders, as scenes.Scene.Build leaves them, and the bodies a scene's script
-//     spawns later with the steps before which they appear, in the text format below;
+//     spawns and removes later with the steps before which it does, in the text format below;
 //   - a C++ harness (harness.cpp, embedded here) that reads that format, builds the same bodies in
 //     a btDiscreteDynamicsWorld, steps it and prints one JSON line (Result);
 //   - Build, which compiles the harness with g++ against pkg-config's "bullet" (Debian's
@@ -26,7 +26,7 @@
 // with a plain token stream: every line is a keyword followed by numbers separated by spaces,
 // numbers in Go's shortest round-trip form (strtod reads them back exactly). Lines, in order:
 //
-//	stagger-scene 2                       format name and version
+//	stagger-scene 3                       format name and version
 //	scene NAME                            the scene's name (no spaces)
 //	n N                                   its size parameter
 //	seed SEED                             its seed
@@ -50,6 +50,9 @@
 //	spawns COUNT                          then COUNT bodies a scene's script adds later, each as:
 //	at STEP                               the step (from 0) before which it appears
 //	body …                                and its six lines as above
+//	removals COUNT                        then COUNT bodies the script removes, each as:
+//	remove STEP INDEX                     the step before which body INDEX (counting the bodies,
+//	                                      then the spawns, from 0) leaves the world
 //	end
 //
 // Mass and inertia are stagger's own, derived at physics.Spawn from the collider and density

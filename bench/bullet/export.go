@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"strconv"
 	"strings"
 
@@ -17,10 +18,11 @@ import (
 
 // FormatVersion is the version of the scene format WriteWorld writes (see the package
 // documentation); the harness refuses any other.
-const FormatVersion = 2
+const FormatVersion = 3
 
 // ErrUnsupportedShape is wrapped by WriteWorld's error when a collider's shape has no counterpart
-// in the harness (triangle meshes and SDF grids).
+// in the harness (triangle meshes and SDF grids), and by ExportScene's when the scene has reduced
+// deformable bodies.
 var ErrUnsupportedShape = errors.New("bullet: the harness has no counterpart for this shape")
 
 // Header is what the scene format records besides the bodies: the scene and the settings both
@@ -35,48 +37,72 @@ type Header struct {
 }
 
 // ExportScene builds scene sc with parameters p in a fresh world with the physics plugin (cfg) and
-// writes it for a fixed step dt as WriteWorld does, with the bodies its script spawns (a scripted
-// scene such as impact) as spawns at the steps before which the runner's script spawns them. The
-// script runs here on the world as built, without stepping it, so a cue that places its bodies
-// relative to others (the blocks over the card house) places them against the scene as built
-// rather than as it has settled by the cue's time.
-func ExportScene(w io.Writer, sc scenes.Scene, p scenes.Params, cfg physics.Config, dt float64) error {
+// writes it for a fixed step dt as WriteWorld does, with what its script does over the first
+// seconds of simulated time: the bodies it spawns, as spawns at the steps before which the
+// runner's script spawns them, and the bodies it removes, as removals at theirs. The script runs
+// here on the world as built, without stepping it, so a cue that places its bodies relative to
+// others (the blocks over the card house, the churn scene's free places) places them against the
+// scene as built rather than as it has moved by the cue's time.
+func ExportScene(w io.Writer, sc scenes.Scene, p scenes.Params, cfg physics.Config, dt, seconds float64) error {
 	app, err := SceneWorld(sc, p, cfg, dt)
 	if err != nil {
 		return err
 	}
-	spawns, err := scriptSpawns(app.World, sc, p, dt)
+	if soft, err := ecs.NewQuery1[physics.ReducedDeformable](app.World); err != nil {
+		return err
+	} else if soft.Count() > 0 {
+		return fmt.Errorf("%w: %d reduced deformable bodies", ErrUnsupportedShape, soft.Count())
+	}
+	initial, err := snapshot(app.World)
 	if err != nil {
 		return err
 	}
-	return writeScene(w, app.World, Header{Scene: sc.Name, N: p.N, Seed: p.Seed, Dt: dt, Config: cfg}, spawns)
-}
-
-// spawn is a body that a scene's script adds: its entity and the step (from 0) before which it
-// appears.
-type spawn struct {
-	entity ecs.Entity
-	step   int64
-}
-
-// scriptSpawns runs scene sc's script on world (built from sc with p) at the start time of every
-// step of length dt up to its last cue, as the runner does before each step, and returns the
-// bodies each step's cues add, in query order within a step.
-func scriptSpawns(world *ecs.World, sc scenes.Scene, p scenes.Params, dt float64) ([]spawn, error) {
-	end := sc.ScriptEnd()
-	if end <= 0 {
-		return nil, nil
+	spawns, err := scriptEvents(app.World, sc, p, dt, seconds, initial)
+	if err != nil {
+		return err
 	}
+	return writeScene(w, Header{Scene: sc.Name, N: p.N, Seed: p.Seed, Dt: dt, Config: cfg}, initial, spawns)
+}
+
+// exported is a body as the scene format writes it: its state when it appeared, the step (from 0)
+// before which it appears (0 for a body built with the scene) and the step before which the script
+// removes it (−1: never).
+type exported struct {
+	entity        ecs.Entity
+	body          physics.RigidBody
+	shape         collide.Shape
+	step, removed int64
+}
+
+// snapshot returns every body of world as it is now, in query order.
+func snapshot(world *ecs.World) ([]*exported, error) {
 	bodies, err := ecs.NewQuery1[physics.RigidBody](world)
 	if err != nil {
 		return nil, err
 	}
-	seen := map[ecs.Entity]bool{}
-	if err := bodies.Each(func(e ecs.Entity, _ *physics.RigidBody) { seen[e] = true }); err != nil {
-		return nil, err
+	var out []*exported
+	err = bodies.Each(func(e ecs.Entity, b *physics.RigidBody) {
+		x := &exported{entity: e, body: *b, removed: -1}
+		if c, ok := ecs.Get[physics.Collider](world, e); ok {
+			x.shape = c.Shape
+		}
+		out = append(out, x)
+	})
+	return out, err
+}
+
+// scriptEvents runs scene sc's script on world (built from sc with p, its bodies so far known) at
+// the start time of every step of length dt in the first seconds, as the runner does before each
+// step, and returns the bodies each step's script adds, in query order within a step; a body the
+// script removes, known or added, gets that step as removed.
+func scriptEvents(world *ecs.World, sc scenes.Scene, p scenes.Params, dt, seconds float64, known []*exported) ([]*exported, error) {
+	steps := int64(math.Round(seconds / dt))
+	live := map[ecs.Entity]*exported{}
+	for _, x := range known {
+		live[x.entity] = x
 	}
-	var out []spawn
-	for step := int64(0); float64(step)*dt <= end+dt; step++ {
+	var out []*exported
+	for step := int64(0); step < steps; step++ {
 		changed, err := sc.Advance(world, p, float64(step)*dt)
 		if err != nil {
 			return nil, err
@@ -84,14 +110,22 @@ func scriptSpawns(world *ecs.World, sc scenes.Scene, p scenes.Params, dt float64
 		if !changed {
 			continue
 		}
-		err = bodies.Each(func(e ecs.Entity, _ *physics.RigidBody) {
-			if !seen[e] {
-				seen[e] = true
-				out = append(out, spawn{entity: e, step: step})
+		for e, x := range live {
+			if !world.Alive(e) {
+				x.removed = step
+				delete(live, e)
 			}
-		})
+		}
+		now, err := snapshot(world)
 		if err != nil {
 			return nil, err
+		}
+		for _, x := range now {
+			if live[x.entity] == nil {
+				x.step = step
+				live[x.entity] = x
+				out = append(out, x)
+			}
 		}
 	}
 	return out, nil
@@ -119,58 +153,57 @@ func SceneWorld(sc scenes.Scene, p scenes.Params, cfg physics.Config, dt float64
 // harness cannot build — triangle meshes and SDF grids — are refused with an error wrapping
 // ErrUnsupportedShape.
 func WriteWorld(w io.Writer, world *ecs.World, h Header) error {
-	return writeScene(w, world, h, nil)
-}
-
-// writeScene writes world as WriteWorld does, the bodies of spawns (entities of world) left out
-// of the bodies and written as spawns at their steps.
-func writeScene(w io.Writer, world *ecs.World, h Header, spawns []spawn) error {
-	bodies, err := ecs.NewQuery1[physics.RigidBody](world)
+	bodies, err := snapshot(world)
 	if err != nil {
 		return err
 	}
-	later := map[ecs.Entity]bool{}
-	for _, s := range spawns {
-		later[s.entity] = true
-	}
+	return writeScene(w, h, bodies, nil)
+}
+
+// writeScene writes the bodies present from the start, then the spawns at their steps, then the
+// removals of either (by their index in that order) at theirs.
+func writeScene(w io.Writer, h Header, initial, spawns []*exported) error {
 	bw := bufio.NewWriter(w)
 	f := func(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
 	fmt.Fprintf(bw, "stagger-scene %d\nscene %s\nn %d\nseed %d\ndt %s\n", FormatVersion, h.Scene, h.N, h.Seed, f(h.Dt))
 	g := h.Config.Gravity
 	fmt.Fprintf(bw, "gravity %s %s %s\n", f(g[0]), f(g[1]), f(g[2]))
 	fmt.Fprintf(bw, "sleep %s %s %s\n", f(h.Config.SleepTime), f(h.Config.SleepLinear), f(h.Config.SleepAngular))
-	fmt.Fprintf(bw, "bodies %d\n", bodies.Count()-len(spawns))
-	body := func(e ecs.Entity, b *physics.RigidBody) error {
-		var shape collide.Shape
-		if c, ok := ecs.Get[physics.Collider](world, e); ok {
-			shape = c.Shape
-		}
-		if err := writeBody(bw, b, shape, f); err != nil {
-			return fmt.Errorf("bullet: entity %v: %w", e, err)
+	body := func(x *exported) error {
+		if err := writeBody(bw, &x.body, x.shape, f); err != nil {
+			return fmt.Errorf("bullet: entity %v: %w", x.entity, err)
 		}
 		return nil
 	}
-	var bodyErr error
-	err = bodies.Each(func(e ecs.Entity, b *physics.RigidBody) {
-		if bodyErr == nil && !later[e] {
-			bodyErr = body(e, b)
+	fmt.Fprintf(bw, "bodies %d\n", len(initial))
+	for _, x := range initial {
+		if err := body(x); err != nil {
+			return err
 		}
-	})
-	if err != nil {
-		return err
-	}
-	if bodyErr != nil {
-		return bodyErr
 	}
 	fmt.Fprintf(bw, "spawns %d\n", len(spawns))
-	for _, s := range spawns {
-		b, ok := ecs.Get[physics.RigidBody](world, s.entity)
-		if !ok {
-			return fmt.Errorf("bullet: spawned entity %v has no RigidBody", s.entity)
-		}
-		fmt.Fprintf(bw, "at %d\n", s.step)
-		if err := body(s.entity, b); err != nil {
+	for _, x := range spawns {
+		fmt.Fprintf(bw, "at %d\n", x.step)
+		if err := body(x); err != nil {
 			return err
+		}
+	}
+	removals := 0
+	for _, xs := range [2][]*exported{initial, spawns} {
+		for _, x := range xs {
+			if x.removed >= 0 {
+				removals++
+			}
+		}
+	}
+	fmt.Fprintf(bw, "removals %d\n", removals)
+	index := 0
+	for _, xs := range [2][]*exported{initial, spawns} {
+		for _, x := range xs {
+			if x.removed >= 0 {
+				fmt.Fprintf(bw, "remove %d %d\n", x.removed, index)
+			}
+			index++
 		}
 	}
 	bw.WriteString("end\n")

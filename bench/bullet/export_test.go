@@ -24,7 +24,7 @@ func TestExportSceneFormat(t *testing.T) {
 	p.N, p.Seed = 8, 3
 	cfg := physics.DefaultConfig()
 	var buf bytes.Buffer
-	if err := ExportScene(&buf, sc, p, cfg, 0.01); err != nil {
+	if err := ExportScene(&buf, sc, p, cfg, 0.01, 3); err != nil {
 		t.Fatal(err)
 	}
 	app, err := SceneWorld(sc, p, cfg, 0.01)
@@ -39,14 +39,14 @@ func TestExportSceneFormat(t *testing.T) {
 	})
 
 	lines := strings.Split(strings.TrimSuffix(buf.String(), "\n"), "\n")
-	header := []string{"stagger-scene 2", "scene pile", "n 8", "seed 3", "dt 0.01", "gravity 0 0 -9.80665", "sleep 0.5 0.01 0.035", "bodies 13"}
+	header := []string{"stagger-scene 3", "scene pile", "n 8", "seed 3", "dt 0.01", "gravity 0 0 -9.80665", "sleep 0.5 0.01 0.035", "bodies 13"}
 	for i, want := range header {
 		if lines[i] != want {
 			t.Fatalf("line %d: %q, want %q", i+1, lines[i], want)
 		}
 	}
-	if len(bodies) != 13 || len(lines) != len(header)+6*len(bodies)+2 || lines[len(lines)-2] != "spawns 0" || lines[len(lines)-1] != "end" {
-		t.Fatalf("%d lines for %d bodies, last %q: want %d lines ending with spawns 0 and end", len(lines), len(bodies), lines[len(lines)-1], len(header)+6*13+2)
+	if len(bodies) != 13 || len(lines) != len(header)+6*len(bodies)+3 || lines[len(lines)-3] != "spawns 0" || lines[len(lines)-2] != "removals 0" || lines[len(lines)-1] != "end" {
+		t.Fatalf("%d lines for %d bodies, last %q: want %d lines ending with spawns 0, removals 0 and end", len(lines), len(bodies), lines[len(lines)-1], len(header)+6*13+3)
 	}
 	numbers := func(line, keyword string) []float64 {
 		f := strings.Fields(line)

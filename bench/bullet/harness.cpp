@@ -74,6 +74,7 @@ struct Body {
 	std::vector<Vec> points;      // hull vertices
 	std::vector<Plane> planes;    // hull faces
 	long long step = 0;           // the step (from 0) before which the body appears: 0 unless spawned
+	long long removed = -1;       // the step before which the script removes it: -1 never
 };
 
 // Scene is the exported scene.
@@ -172,7 +173,7 @@ Scene readScene(std::istream& in) {
 	Reader r(in);
 	Scene s;
 	r.expect("stagger-scene");
-	if (r.integer() != 2) fail("scene: unknown format version");
+	if (r.integer() != 3) fail("scene: unknown format version");
 	r.expect("scene");
 	s.name = r.word();
 	r.expect("n");
@@ -204,6 +205,16 @@ Scene readScene(std::istream& in) {
 		Body b = readBody(r, count + i);
 		b.step = step;
 		s.bodies.push_back(std::move(b));
+	}
+	r.expect("removals");
+	long long removals = r.integer();
+	if (removals < 0) fail("scene: negative removal count");
+	for (long long i = 0; i < removals; i++) {
+		r.expect("remove");
+		long long step = r.integer(), index = r.integer();
+		if (index < 0 || index >= (long long)s.bodies.size()) fail("removal %lld: no body %lld", i, index);
+		if (step <= s.bodies[size_t(index)].step) fail("removal %lld: body %lld removed before it appears", i, index);
+		s.bodies[size_t(index)].removed = step;
 	}
 	r.expect("end");
 	return s;
@@ -281,6 +292,8 @@ struct Rot {
 // Built is a body handed to Bullet, with what the harness needs to measure it.
 struct Built {
 	btRigidBody* body = nullptr;
+	const Body* from = nullptr;  // the scene's body it was built from
+	bool gone = false;           // removed by the scene's script
 	bool dynamic = false, kinematic = false;
 	btQuaternion principal = btQuaternion::getIdentity();  // body frame ← Bullet's (principal) frame
 	btVector3 start;
@@ -366,6 +379,7 @@ void build(World& w, const Scene& sc, const std::string& sleep) {
 // addBody builds body b in w's world.
 void addBody(World& w, const Scene& sc, const std::string& sleep, const Body& b) {
 	Built out;
+	out.from = &b;
 	out.dynamic = b.kind == "dynamic";
 	out.kinematic = b.kind == "kinematic";
 	// Bullet's inertia is diagonal in its body frame. stagger's is diagonal for spheres, boxes
@@ -451,7 +465,7 @@ void measure(World& w, Stats& st) {
 		}
 	}
 	for (const Built& b : w.built) {
-		if (!b.dynamic) continue;
+		if (!b.dynamic || b.gone) continue;
 		const btTransform& t = b.body->getWorldTransform();
 		btVector3 d = t.getOrigin() - b.start;
 		st.maxShift = std::max(st.maxShift, std::hypot(double(d.x()), double(d.y())));
@@ -521,6 +535,11 @@ int main(int argc, char** argv) {
 	st.ms.reserve(size_t(steps));
 	const btScalar dt = btScalar(sc.dt);
 	for (long long i = 0; i < steps; i++) {
+		for (Built& b : w.built)
+			if (!b.gone && b.from->removed == i) {  // a scripted removal, before its step
+				w.world.removeRigidBody(b.body);
+				b.gone = true;
+			}
 		if (i > 0)
 			for (const Body& b : sc.bodies)
 				if (b.step == i) addBody(w, sc, sleep, b);  // a scripted spawn, before its step

@@ -156,11 +156,11 @@ type RunOptions struct {
 	Final bool // report every body's final state
 }
 
-// RunScene exports scene sc with parameters p, physics settings cfg and fixed step dt
-// (ExportScene) and runs the harness on it.
+// RunScene exports scene sc with parameters p, physics settings cfg and fixed step dt over
+// o.Seconds (ExportScene) and runs the harness on it.
 func (h Harness) RunScene(sc scenes.Scene, p scenes.Params, cfg physics.Config, dt float64, o RunOptions) (Result, error) {
 	var buf bytes.Buffer
-	if err := ExportScene(&buf, sc, p, cfg, dt); err != nil {
+	if err := ExportScene(&buf, sc, p, cfg, dt, o.Seconds); err != nil {
 		return Result{}, err
 	}
 	return h.Run(&buf, o)

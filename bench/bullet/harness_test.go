@@ -363,7 +363,7 @@ func TestHarnessScriptedSpawns(t *testing.T) {
 	}
 	cfg := physics.DefaultConfig()
 	var buf bytes.Buffer
-	if err := ExportScene(&buf, sc, sc.Defaults, cfg, testDt); err != nil {
+	if err := ExportScene(&buf, sc, sc.Defaults, cfg, testDt, 3); err != nil {
 		t.Fatal(err)
 	}
 	lines := strings.Split(buf.String(), "\n")
@@ -407,5 +407,57 @@ func TestHarnessScriptedSpawns(t *testing.T) {
 		if z := r.Final[r.Bodies-5+k][2]; !(z < z0-0.05) {
 			t.Errorf("block %d: at z %.3f after the run, want below where it appeared, %.3f", k, z, z0)
 		}
+	}
+}
+
+// TestHarnessScriptedRemovals exports the churn scene at n = 20 for 0.5 s, which spawns five crates
+// every step and removes each four steps after its own: every spawned crate still alive after
+// four steps is listed for removal before the step four after its spawn, and Bullet runs the 50
+// steps with the crates coming and going, nothing non-finite.
+func TestHarnessScriptedRemovals(t *testing.T) {
+	sc, err := scenes.Lookup("churn")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := sc.Defaults
+	p.N = 20
+	var buf bytes.Buffer
+	if err := ExportScene(&buf, sc, p, physics.DefaultConfig(), testDt, 0.5); err != nil {
+		t.Fatal(err)
+	}
+	var spawnedAt []int64 // by spawn, in order
+	bodies := 0
+	removed := map[int64]int64{} // body index → step
+	for _, l := range strings.Split(buf.String(), "\n") {
+		var a, b int64
+		switch {
+		case strings.HasPrefix(l, "bodies "):
+			fmt.Sscan(strings.TrimPrefix(l, "bodies "), &bodies)
+		case strings.HasPrefix(l, "at "):
+			fmt.Sscan(strings.TrimPrefix(l, "at "), &a)
+			spawnedAt = append(spawnedAt, a)
+		case strings.HasPrefix(l, "remove "):
+			fmt.Sscan(strings.TrimPrefix(l, "remove "), &a, &b)
+			removed[b] = a
+		}
+	}
+	if len(spawnedAt) == 0 || len(removed) == 0 {
+		t.Fatalf("%d spawns and %d removals exported, want both", len(spawnedAt), len(removed))
+	}
+	for i, at := range spawnedAt {
+		step, ok := removed[int64(bodies+i)]
+		if at+4 < 50 && (!ok || step != at+4) {
+			t.Errorf("crate spawned before step %d: removed before step %d (listed %v), want %d", at, step, ok, at+4)
+		}
+		if at+4 >= 50 && ok {
+			t.Errorf("crate spawned before step %d removed before step %d, after the run", at, step)
+		}
+	}
+	r, err := buildHarness(t).Run(&buf, RunOptions{Seconds: 0.5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.NonFinite || r.Steps != 50 {
+		t.Fatalf("nonfinite %v after %d steps, want 50 finite steps", r.NonFinite, r.Steps)
 	}
 }

@@ -332,12 +332,13 @@ func sceneTable(runs []sceneRun) (table, map[string]headless.Result, error) {
 	return t, results, nil
 }
 
-// bulletRuns are the cases timed in Bullet, each next to the scene table's case of the same scene,
-// n and seconds where there is one. The scripted scenes (impact, archimpact) get the bodies their scripts spawn at the
-// same steps (bullet.ExportScene).
+// bulletRuns are the cases timed in Bullet: every case of the scene table that Bullet can run (no
+// deformable bodies), next to it. The scripted scenes get the bodies their scripts spawn, and
+// churn's removals, at the same steps (bullet.ExportScene).
 var bulletRuns = []sceneRun{
-	{"pile", 100, 4}, {"spheres", 200, 4}, {"spheres", 1000, 4}, {"topple", 0, 4}, {"cardhouse", 0, 4},
-	{"impact", 0, 3}, {"archimpact", 0, 3},
+	{"arch", 0, 4}, {"archimpact", 0, 3}, {"cardhouse", 0, 4}, {"churn", 250, 4}, {"freefall", 0, 2},
+	{"impact", 0, 3}, {"incline", 45, 2}, {"pile", 0, 4}, {"pyramid", 0, 4}, {"ratio", 1000, 4},
+	{"spheres", 200, 4}, {"spheres", 1000, 4}, {"stack", 40, 4}, {"throw", 0, 4}, {"topple", 0, 4}, {"tumble", 0, 4},
 }
 
 // staggerRunsForBullet returns the scene table's cases that bulletRuns reuse.

@@ -29,6 +29,7 @@ func run(args []string) error {
 	o.Scene = "pile"
 	fs := flag.NewFlagSet("export", flag.ContinueOnError)
 	o.RegisterScene(fs)
+	fs.Float64Var(&o.Seconds, "seconds", o.Seconds, "simulated time, s, over which the scene's script runs")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -40,5 +41,5 @@ func run(args []string) error {
 	if err != nil {
 		return err
 	}
-	return bullet.ExportScene(os.Stdout, sc, p, o.PhysicsConfig(), o.Dt)
+	return bullet.ExportScene(os.Stdout, sc, p, o.PhysicsConfig(), o.Dt, o.Seconds)
 }
