@@ -54,8 +54,11 @@ type activeSet struct {
 	set  []int  // B, in factor order
 	pos  []int  // position of each contact in set, −1 when not clamped
 	skip []bool // per contact: a dependent row passed over in the current drive
-	chol []float64
-	ld   int // row stride of chol: the largest |B| the operator allows
+	// turned and epoch: the homotopy's degenerate steps (see there).
+	turned []int
+	epoch  int
+	chol   []float64
+	ld     int // row stride of chol: the largest |B| the operator allows
 
 	// Contacts per body (the operator's blocks): body b's contacts are
 	// byBody[bodyStart[b]:bodyStart[b+1]].
@@ -77,6 +80,9 @@ func (as *activeSet) resize(op *operator) {
 	as.ld = min(m, n)
 	as.pos = grow(as.pos, m)
 	as.skip = grow(as.skip, m)
+	as.turned = grow(as.turned, m)
+	clear(as.turned)
+	as.epoch = 0
 	as.w = grow(as.w, m)
 	as.dw = grow(as.dw, m)
 	as.dc = grow(as.dc, m)
@@ -320,6 +326,29 @@ func (as *activeSet) swapIn(op *operator, k int, alpha []float64) bool {
 	return as.tryAdd(op, k)
 }
 
+// blocking is a ratio test: the least step over its candidates (zero for one a rounding below),
+// and among the candidates within ratioTie of it the least contact index, Bland's rule. At a
+// degenerate vertex many steps are zero; chosen in the order of a scan, a struck pyramid's
+// projection cycled through a dozen contacts for 13,000 pivots (TestActiveSetDoesNotCycle).
+type blocking struct {
+	step float64
+	k    int
+}
+
+// ratioTie is the relative difference below which two steps of a ratio test tie.
+const ratioTie = 1e-12
+
+// offer considers the step r of contact k.
+func (b *blocking) offer(r float64, k int) {
+	r = max(r, 0)
+	switch {
+	case r < b.step*(1-ratioTie):
+		b.step, b.k = r, k
+	case r <= b.step*(1+ratioTie) && k < b.k:
+		b.k = k
+	}
+}
+
 // project solves P_C on op for the friction impulse f into alpha, warm-started from alpha when no
 // working set is held yet (the first projection of a solve) and from the last projection's working
 // set after that, to the absolute tolerance tol; on return v = q̇ᴾ + M⁻¹(Nα + f). It reports
@@ -389,6 +418,10 @@ func (as *activeSet) homotopy(op *operator, f, alpha, v []float64, budget *int) 
 	// leading entries).
 	z, rhs := as.z, as.rhs
 	known := 0
+	// epoch counts the path's steps of positive length; turned[k] = epoch marks a contact that
+	// changed at a zero-length step since the last one.
+	epoch := as.epoch + 1
+	defer func() { as.epoch = epoch }()
 	for t := 0.0; t < 1 && *budget > 0; {
 		*budget--
 		nb := len(as.set)
@@ -414,22 +447,21 @@ func (as *activeSet) homotopy(op *operator, f, alpha, v []float64, budget *int) 
 			}
 			as.dw[k] = op.rowDot(k, 0, u) + dc[k]
 		}
-		step, j := 1-t, -1
+		bl := blocking{step: 1 - t, k: -1}
 		for i, k := range as.set {
-			if da[i] < -1e-12 {
-				if r := -alpha[k] / da[i]; r < step {
-					step, j = r, k
-				}
+			if da[i] < -1e-12 && as.turned[k] != epoch {
+				bl.offer(-alpha[k]/da[i], k)
 			}
 		}
 		for k := 0; k < m; k++ {
-			if as.pos[k] < 0 && !as.skip[k] && op.g[6*k] > 0 && w[k] >= 0 && as.dw[k] < -1e-12*op.g[6*k] {
-				if r := -w[k] / as.dw[k]; r < step {
-					step, j = r, k
-				}
+			if as.pos[k] < 0 && !as.skip[k] && as.turned[k] != epoch && op.g[6*k] > 0 && w[k] >= 0 && as.dw[k] < -1e-12*op.g[6*k] {
+				bl.offer(-w[k]/as.dw[k], k)
 			}
 		}
-		step = max(step, 0)
+		step, j := bl.step, bl.k
+		if step > 0 {
+			epoch++
+		}
 		for i, k := range as.set {
 			alpha[k] += step * da[i]
 		}
@@ -441,6 +473,13 @@ func (as *activeSet) homotopy(op *operator, f, alpha, v []float64, budget *int) 
 			break
 		}
 		as.work.Pivots++
+		// A contact that changes at a zero-length step may not change back before the path moves
+		// on: at a degenerate vertex (a contact with α = 0 and w = 0 on a face of redundant rows)
+		// releasing it can make its w fall and clamping it its α, and the two alternated for
+		// thousands of pivots. What the path leaves behind, refine puts right.
+		if step == 0 {
+			as.turned[j] = epoch
+		}
 		if p := as.pos[j]; p >= 0 {
 			alpha[j] = 0
 			as.remove(p)
@@ -565,28 +604,24 @@ func (as *activeSet) drive(op *operator, alpha []float64, tol float64, budget *i
 				}
 				as.dw[k] = op.rowDot(k, 0, u)
 			}
-			step, j := math.Inf(1), -1
+			bl := blocking{step: math.Inf(1), k: -1}
 			if dd := as.dw[d]; dd > 1e-12*op.g[6*d] {
-				step, j = -w[d]/dd, d
+				bl.offer(-w[d]/dd, d)
 			}
 			for i, k := range as.set {
 				if da[i] < -1e-12 {
-					if t := -alpha[k] / da[i]; t < step {
-						step, j = t, k
-					}
+					bl.offer(-alpha[k]/da[i], k)
 				}
 			}
 			for k := 0; k < m; k++ {
 				if as.pos[k] < 0 && k != d && !as.skip[k] && op.g[6*k] > 0 && w[k] >= 0 && as.dw[k] < -1e-12*op.g[6*k] {
-					if t := -w[k] / as.dw[k]; t < step {
-						step, j = t, k
-					}
+					bl.offer(-w[k]/as.dw[k], k)
 				}
 			}
+			step, j := bl.step, bl.k
 			if j < 0 {
 				return false
 			}
-			step = max(step, 0)
 			alpha[d] += step
 			for i, k := range as.set {
 				alpha[k] += step * da[i]

@@ -266,3 +266,28 @@ func isSolveErr(err error) bool {
 	_, ok := err.(*SolveError)
 	return ok
 }
+
+// The island of a struck pyramid captured at a degenerate vertex (testdata/
+// degenerate_pyramid_island.json.gz: throw scene step 138 without the presolve, 621 contacts): its
+// projections' paths meet contacts with α = 0 and w = 0 on faces of redundant rows, where a
+// contact released at a zero-length step would be clamped again at the next and cycled with a
+// dozen others until the pivot bound (13,000 pivots in one subsequence and the repair of its
+// answer). Solved so, it must end contact-exact by the checker within 3,000 pivots.
+func TestActiveSetDoesNotCycle(t *testing.T) {
+	ci := readIslands(t, "testdata/degenerate_pyramid_island.json.gz")[0]
+	var p Problem
+	ci.build(&p)
+	o := GameOptions()
+	o.Presolve, o.MaxIters = 0, 1
+	o.ContactSolver = ContactActiveSet
+	var res Result
+	if err := mustSolver(t, o).Solve(&p, &res); err != nil && !isSolveErr(err) {
+		t.Fatal(err)
+	}
+	if rep := CheckContact(&p, res.Alpha, res.Friction, res.Qdot); !res.Stats.ContactExact || rep.Worst > 1e-9*res.Stats.Scale {
+		t.Errorf("not contact-exact: %v", rep)
+	}
+	if piv := res.Stats.ContactPivots; piv > 3000 {
+		t.Errorf("%d pivots in %d subsequences, want at most 3,000", piv, res.Stats.Iterations)
+	}
+}

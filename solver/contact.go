@@ -181,15 +181,6 @@ func (cp *contactProjection) run() bool {
 	return cp.fallback()
 }
 
-// moving tells ContactAuto that the island's warm start was far from this step's answer (the
-// presolve replaced it): a moving island, on whose redundant rows PGS-SM spends its budget and
-// gives up. Such an island within the rank limit goes to the active set from the first projection.
-func (cp *contactProjection) moving(op *operator, moving bool) {
-	if moving && cp.method == ContactAuto && min(op.m, op.ndof) <= cp.dofLimit {
-		cp.dofActive = true
-	}
-}
-
 // dofProject runs the DoF-sized active-set projection (activeset.go), then the fallback.
 func (cp *contactProjection) dofProject() bool {
 	ok := cp.dof.project(cp.op, cp.f, cp.alpha, cp.v, cp.tol)

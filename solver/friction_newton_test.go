@@ -1,10 +1,14 @@
 package solver
 
 import (
+	"bytes"
+	"compress/gzip"
 	"encoding/json"
+	"io"
 	"math"
 	"math/rand/v2"
 	"os"
+	"strings"
 	"testing"
 	"time"
 
@@ -119,12 +123,21 @@ type capturedIsland struct {
 	}
 }
 
-// readIslands reads the captured islands stored as JSON in file.
+// readIslands reads the captured islands stored as JSON in file, gzipped if its name ends in .gz.
 func readIslands(t *testing.T, file string) []capturedIsland {
 	t.Helper()
 	raw, err := os.ReadFile(file)
 	if err != nil {
 		t.Fatal(err)
+	}
+	if strings.HasSuffix(file, ".gz") {
+		zr, err := gzip.NewReader(bytes.NewReader(raw))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if raw, err = io.ReadAll(zr); err != nil {
+			t.Fatal(err)
+		}
 	}
 	var islands []capturedIsland
 	if err := json.Unmarshal(raw, &islands); err != nil {

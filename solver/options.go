@@ -33,14 +33,13 @@ const (
 type ContactSolver int
 
 const (
-	// ContactAuto runs the DoF-sized active set (ContactActiveSet) on a moving island whose rank
-	// bound min(contacts, DoFs) is at most 1,000 (one whose warm start the presolve replaced), and
-	// PGS-SM (below) with a small budget of conjugate-gradient iterations, about three per contact,
-	// on the others; if PGS-SM stalls, the active set takes over within that bound, and beyond it
-	// MPRGP from the same start, then the pivoting reference on islands of at most PivotLimit
-	// contacts. PGS-SM is the faster on resting, consistent problems (tall stacks, resting piles),
-	// the active set on moving islands with redundant rows (a struck pyramid of crates), MPRGP the
-	// one that cannot diverge on islands too large for either. The default.
+	// ContactAuto runs PGS-SM (below) with a small budget of conjugate-gradient iterations, about
+	// three per contact; if it stalls, the DoF-sized active set (ContactActiveSet) takes the
+	// island for the rest of the solve when its rank bound min(contacts, DoFs) is at most 1,000,
+	// and beyond it MPRGP from the same start, then the pivoting reference on islands of at most
+	// PivotLimit contacts. PGS-SM is the faster on resting, consistent problems (tall stacks,
+	// resting piles), the active set where redundant rows stall it (a struck pyramid of crates),
+	// MPRGP the one that cannot diverge on islands too large for either. The default.
 	ContactAuto ContactSolver = iota
 	// ContactPGSSM is projected Gauss–Seidel sweeps finished by Jacobi-preconditioned conjugate
 	// gradients on the predicted active set, repeated until the LCP holds to ContactTol (course

@@ -121,7 +121,6 @@ func (s *Solver) Solve(p *Problem, res *Result) error {
 		err = s.solveLCP()
 	default:
 		s.presolve()
-		s.contact.moving(&s.op, s.presolved)
 		s.solveSP(p, start, s.opts.MaxIters, s.opts.Epsilon, s.opts.Joint)
 		// An answer reached through the joint candidate is solved again without it only if its
 		// friction does more work than a loop converged to ε may leave (docs/architecture.md,
