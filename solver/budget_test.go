@@ -12,7 +12,15 @@ import (
 func TestWorkBudgetStopsGracefully(t *testing.T) {
 	var p Problem
 	genTower(&p, 40, true, 1)
-	free := mustSolver(t, GameOptions())
+	// The budget bounds warm-started solves: start from one subsequence's answer.
+	var first Result
+	o1 := unboundedGameOptions()
+	o1.MaxIters = 1
+	if err := mustSolver(t, o1).Solve(&p, &first); err != nil {
+		t.Fatal(err)
+	}
+	warmFrom(&p, &first)
+	free := mustSolver(t, unboundedGameOptions())
 	var ref Result
 	if err := free.Solve(&p, &ref); err != nil {
 		t.Fatal(err)

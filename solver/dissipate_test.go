@@ -116,7 +116,7 @@ func TestCutShortAnswerKeepsFriction(t *testing.T) {
 	for _, sc := range scenes {
 		var p Problem
 		sc.gen(&p)
-		o := GameOptions()
+		o := unboundedGameOptions()
 		o.Presolve = 0
 		var conv Result
 		if err := mustSolver(t, o).Solve(&p, &conv); err != nil {

@@ -9,6 +9,14 @@ import (
 
 // Hand-made problems with known physical answers.
 
+// unboundedGameOptions is GameOptions without its work budget: the loop as the game runs it, for
+// the tests of what it converges to and how, which the budget would cut short.
+func unboundedGameOptions() Options {
+	o := GameOptions()
+	o.WorkBudget = 0
+	return o
+}
+
 func mustSolver(t testing.TB, o Options) *Solver {
 	t.Helper()
 	s, err := NewSolver(o)

@@ -13,7 +13,7 @@ import (
 // sliding pyramid of boxes, whose corner contacts couple, still tries it (the control: the test
 // sees the mechanism).
 func TestJointSkipsUncoupledContacts(t *testing.T) {
-	o := GameOptions()
+	o := unboundedGameOptions()
 	// A cold sphere pile needs about 150 subsequences, and its rel_err stalls for up to 60.
 	o.MaxIters, o.StallIters = 300, 0
 	for _, c := range []struct {
@@ -60,7 +60,7 @@ func TestRowsCoupled(t *testing.T) {
 // such a contact the candidate is still tried.
 func TestJointSkipsIslandsOfSoftPairs(t *testing.T) {
 	islands := readIslands(t, "testdata/jelly_islands.json")
-	s := mustSolver(t, GameOptions())
+	s := mustSolver(t, unboundedGameOptions())
 	paired, tried := 0, 0
 	for _, ci := range islands {
 		p, res := solveIslandChecked(t, s, ci)
@@ -95,7 +95,7 @@ func TestJointSkipsIslandsOfSoftPairs(t *testing.T) {
 // (CheckContact) and ε-converged, with friction pushing along the slip no more than ε allows.
 func TestJointCGUsesTheFactorOnPileIslands(t *testing.T) {
 	islands := readIslands(t, "testdata/pile_islands.json")
-	s := mustSolver(t, GameOptions())
+	s := mustSolver(t, unboundedGameOptions())
 	for _, ci := range islands {
 		_, res := solveIslandChecked(t, s, ci)
 		st := res.Stats
@@ -149,7 +149,7 @@ func TestJointPredictionBoundsTheNextRelErr(t *testing.T) {
 		for _, ci := range readIslands(t, file) {
 			p := new(Problem)
 			ci.build(p)
-			s := mustSolver(t, GameOptions())
+			s := mustSolver(t, unboundedGameOptions())
 			s.prepare(p)
 			// G(x)'s friction projection is solved to a dissipation gap of 10⁻⁹·½‖Df‖², far below
 			// the rel_err measured (> 10⁻⁴ on these islands).
@@ -199,7 +199,7 @@ func TestJointPredictionBoundsTheNextRelErr(t *testing.T) {
 // on it and the loop ends at the iterate it keeps. The answer is checked as every game answer is
 // (solveIslandChecked).
 func TestJointRefusesPoorPolishingCandidates(t *testing.T) {
-	_, res := solveIslandChecked(t, mustSolver(t, GameOptions()), readIslands(t, "testdata/rolling_pile_island.json")[0])
+	_, res := solveIslandChecked(t, mustSolver(t, unboundedGameOptions()), readIslands(t, "testdata/rolling_pile_island.json")[0])
 	if st := res.Stats; st.BestIter != st.Iterations {
 		t.Errorf("%d subsequences, the answer from subsequence %d: a polishing subsequence was spent and discarded", st.Iterations, st.BestIter)
 	}

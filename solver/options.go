@@ -132,11 +132,11 @@ type Options struct {
 	// repair that keeps its step from gaining energy (paper §7); a friction projection is given what
 	// is left, and the joint sticking solve is tried only within it. The contact projections are
 	// counted but never cut short (exactness first), so a budget below their cost is exceeded.
-	// Unlike TimeBudget it is deterministic. 0 (the zero value, and GameOptions): no bound. A
-	// budget counted per solve cannot tell a moving pile, where it costs little accuracy, from the
-	// first solves of a large resting structure, which it would cut short (the 20-box pyramid's
-	// first solve takes about 5 million contact updates, then 1,600 a step), so it is the game's
-	// choice.
+	// Unlike TimeBudget it is deterministic. 0 (the zero value, the paper's loop): no bound;
+	// GameOptions: 500,000, about 30 ms of a struck pyramid's island on a 2-core machine. It
+	// bounds only a solve with a warm start (some Contact.WarmNormal or WarmFriction nonzero): a
+	// structure's first, cold solve is left to converge (the 20-box pyramid's takes about
+	// 5 million contact updates, then 1,600 a step). Stats.WorkHit reports a solve it stopped.
 	WorkBudget int
 	// Anderson is the depth of Anderson acceleration of the staggered fixed-point map, applied to
 	// the body-space friction impulse in the kinetic metric (docs/architecture.md, Anderson acceleration); 0 selects the default 5,
@@ -199,13 +199,22 @@ type Options struct {
 // Staggered Projections with the exact disc and the paper's defaults otherwise, plus the joint
 // sticking solve, the settling of converged friction, the sharpening of sliding islands, the
 // friction projections' dissipation-gap target (FrictionGap = ε), the stop of stalled loops
-// (StallIters) and the presolve (Presolve), and without the warm-start check. Each of those seven
-// options documents why it is off in the zero value (the paper's plain loop) and on here. Tests that check the solver as
-// games run it use this.
+// (StallIters), the presolve (Presolve) and a work budget (WorkBudget), and without the
+// warm-start check. Each of those eight options documents why it is off in the zero value (the
+// paper's plain loop) and on here. Tests that check the solver as games run it use this.
 func GameOptions() Options {
 	return Options{Method: MethodSP, Friction: Disc, Joint: true, Settle: true, Sharpen: true, SkipWarmCheck: true,
-		FrictionGap: defaultEpsilon, StallIters: gameStallIters, Presolve: gamePresolve}
+		FrictionGap: defaultEpsilon, StallIters: gameStallIters, Presolve: gamePresolve, WorkBudget: gameWorkBudget}
 }
+
+// gameWorkBudget is GameOptions' WorkBudget, in contact updates: a struck pyramid's island does
+// about 17,000 a millisecond (the throw scene, 2 cores), so the loop stops after about 30 ms; its
+// final contact projection and the repair of its friction come on top (throw: p95 91 ms, worst
+// 162 ms over 3 s, against 380 ms and 510 ms unbounded). A smaller bound cuts struck steps
+// shorter (200,000: p95 62 ms) but also the steps of the 100-box tower kept awake, whose joint
+// sticking solve needs 100,000–400,000 a step: cut short, their repaired friction let it slide
+// 0.14 m in 60 s (`make validate`), against 1.3e-6 m at 500,000.
+const gameWorkBudget = 500_000
 
 // gamePresolve is GameOptions' Presolve: a flowing pile of a thousand spheres meets the
 // presolve's tolerance within 200–300 sweeps; a bound there leaves the rest to the loop.

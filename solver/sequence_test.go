@@ -8,7 +8,7 @@ import "testing"
 // within MaxIters (the paper's §6.4: warm starts keep the loop short).
 func TestSlidingSequences(t *testing.T) {
 	for _, sc := range benchScenes[:2] {
-		for _, o := range []Options{{Friction: Disc}, {Friction: Pyramid}, GameOptions()} {
+		for _, o := range []Options{{Friction: Disc}, {Friction: Pyramid}, unboundedGameOptions()} {
 			fm := o.Friction
 			var p Problem
 			sc.build(&p, true)

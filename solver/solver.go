@@ -33,8 +33,9 @@ type Solver struct {
 	// charges the answer's normal impulses ContactTol (energyTolerance).
 	presolved bool
 	// warmAlpha: the iterate's normal impulse is nonzero and warm (last step's answer, or the
-	// presolve's), so the first contact projection starts from it.
-	warmAlpha bool
+	// presolve's), so the first contact projection starts from it. warm: the problem came with a
+	// warm start at all (hasWarm), which the work budget needs (budget.go).
+	warmAlpha, hasWarm bool
 
 	contact  contactProjection
 	friction frictionProjection
@@ -195,7 +196,7 @@ func (s *Solver) prepare(p *Problem) {
 
 // warmStart sets (s.alpha, s.f) to p's warm start.
 func (s *Solver) warmStart(p *Problem) {
-	s.warmAlpha = false
+	s.warmAlpha, s.hasWarm = false, false
 	for k := range p.contacts {
 		c := &p.contacts[k]
 		s.alpha[k] = max(c.WarmNormal, 0)
@@ -203,7 +204,11 @@ func (s *Solver) warmStart(p *Problem) {
 			s.warmAlpha = true
 		}
 		s.f[2*k], s.f[2*k+1] = c.WarmFriction[0], c.WarmFriction[1]
+		if s.f[2*k] != 0 || s.f[2*k+1] != 0 {
+			s.hasWarm = true
+		}
 	}
+	s.hasWarm = s.hasWarm || s.warmAlpha
 }
 
 // finish copies the current answer (s.alpha, s.f) into res with the final velocity and gaps.

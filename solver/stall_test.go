@@ -7,7 +7,8 @@ import "testing"
 // iterates circle 10²–10³·ε away from a fixed point. (Its iterates with inexact contact
 // projections meet ε at the 13th subsequence, but the exact map, finishing that iterate, measures
 // rel_err 2e-2: the answer must not be taken from the inexact iterates, and the stall count starts
-// again there.) With MaxIters 100, as the runner solves, the game's options must stop it early,
+// again there.) With MaxIters 100, as the runner solves, the game's options (without their work
+// budget, which would stop it sooner) must stop it early,
 // StallIters subsequences after its smallest rel_err of the exact map,
 // reporting Stalled, with an answer that is contact-exact (CheckContact), whose friction is
 // feasible and does no work along the slip (the repair of an unconverged answer), and whose step
@@ -16,7 +17,7 @@ import "testing"
 //
 // The presolve is off here: from its warm start the loop meets ε (TestPresolveSettlesTheCirclingIsland).
 func TestStalledLoopStopsWithADissipativeAnswer(t *testing.T) {
-	o := GameOptions()
+	o := unboundedGameOptions()
 	o.MaxIters = 100
 	o.Presolve = 0
 	p, res := solveCapturedExact(t, "testdata/struck_card_house_circling.json", o)

@@ -522,6 +522,9 @@ func writeTable(w *bytes.Buffer, t table) {
 // tried is the report's hand-written part: what was measured and not kept, and why.
 const tried = `## What we tried
 
+- The contact projection in DoF space (paper §6.3) for islands with far more contact rows than
+  DoFs: an augmented Lagrangian over the body graph, then the active set that was kept
+  (docs/decisions.md).
 - Contact projection: the dense pivoting reference (Baraff) as the default costs 2–3× PGS-SM on a
   resting 40-box tower. Inexact contact projections early in the staggered loop, when first tried
   (before Anderson acceleration and the finishing of inexact iterates), cost more subsequences

@@ -27,7 +27,7 @@ type Options struct {
 	Eps      float64
 	Iters    int
 	// Work is the solver's deterministic work budget per island solve in contact updates
-	// (solver.Options.WorkBudget); 0: none.
+	// (solver.Options.WorkBudget); 0: none. Its default is the game's (solver.GameOptions).
 	Work    int
 	Workers int
 	// Sleep lets resting islands sleep (physics.Config.SleepTime); -sleep=false measures every
@@ -68,6 +68,7 @@ func DefaultOptions() Options {
 		// measure what a game gets without configuring the solver.
 		Eps:     1e-4,
 		Iters:   50,
+		Work:    solver.GameOptions().WorkBudget,
 		Workers: min(runtime.NumCPU(), physics.MaxWorkers),
 		Sleep:   true,
 		Joint:   true,
@@ -85,7 +86,7 @@ func (o *Options) Register(fs *flag.FlagSet) {
 	fs.StringVar(&o.Friction, "friction", o.Friction, fmt.Sprintf("friction model: one of %v", frictionNames))
 	fs.Float64Var(&o.Eps, "eps", o.Eps, "staggered projections tolerance ε (eq. 28)")
 	fs.IntVar(&o.Iters, "iters", o.Iters, "maximum staggered iterations per solve")
-	fs.IntVar(&o.Work, "work", o.Work, "sp: work budget per island solve in contact updates (0: none)")
+	fs.IntVar(&o.Work, "work", o.Work, "sp: work budget per island solve in contact updates (0: none; default: the game's)")
 	fs.IntVar(&o.Workers, "workers", o.Workers, "island solver workers")
 	fs.Float64Var(&o.Separation, "separation", o.Separation, "speed, m/s, at which overlapping bodies are pushed apart (0: off)")
 	fs.Float64Var(&o.Torsion, "torsion", o.Torsion, "radius, m, of the contact patch that resists spin about a contact normal (0: off)")

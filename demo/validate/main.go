@@ -53,6 +53,9 @@ func main() {
 		{[]string{"-scene", "archimpact", "-n", "15", "-seconds", "5", "-seed", "10"}, "min_z > 0, pen_late ≤ 5 mm, rise ≤ 1e-6 J", sound},
 		{[]string{"-scene", "pile", "-n", "100", "-seconds", "5"}, "min_z > 0, pen_late ≤ 5 mm, rise ≤ 1e-6 J", sound},
 		{[]string{"-scene", "pile", "-n", "100", "-seconds", "5", "-seed", "4"}, "min_z > 0, pen_late ≤ 5 mm, rise ≤ 1e-6 J", sound},
+		{[]string{"-scene", "throw", "-seconds", "4"}, "min_z > 0, pen_late ≤ 5 mm, rise ≤ 1e-6 J", sound},
+		{[]string{"-scene", "heap", "-seconds", "4"}, "min_z > 0, pen_late ≤ 5 mm, rise ≤ 1e-6 J", sound},
+		{[]string{"-scene", "churn", "-n", "250", "-seconds", "4"}, "min_z > 0", func(r headless.Result) bool { return r.MinZ > 0 }},
 	}
 	tw := tabwriter.NewWriter(os.Stdout, 0, 2, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "case\twall s\tms_median\tms_p95\titers_mean\tconverged\tmax_shift m\tmax_drop m\tmin_z m\tpen_late m\tenergy_rise J\tcriterion\tresult\t")
