@@ -65,9 +65,10 @@ func clampedRank(p *Problem, alpha []float64) (clamped, rank int) {
 	return n, rank
 }
 
-// On random problems (blocks of 3, 6 and 9 DoFs, 300 contacts, random rows) the DoF-sized active
-// set is contact-exact by the checker and reaches the pivoting reference's velocity.
-func TestActiveSetMatchesPivotingOnRandomProblems(t *testing.T) {
+// On random problems (blocks of 3, 6 and 9 DoFs, 300 contacts, random rows) both DoF-sized forms,
+// the active set and the interior point, are contact-exact by the checker and reach the pivoting
+// reference's velocity.
+func TestDoFSizedFormsMatchPivotingOnRandomProblems(t *testing.T) {
 	for seed := uint64(1); seed <= 6; seed++ {
 		var p Problem
 		rng := newRand(seed)
@@ -77,8 +78,10 @@ func TestActiveSetMatchesPivotingOnRandomProblems(t *testing.T) {
 			f[i] = 0.2 * rng.NormFloat64()
 		}
 		ref := projectWith(t, "pivoting", &p, f, ContactPivot)
-		got := projectWith(t, "active set", &p, f, ContactActiveSet)
-		sameVelocity(t, "random", got.Qdot, ref.Qdot, 1e-8*ref.Stats.Scale)
+		for _, cs := range []ContactSolver{ContactActiveSet, ContactInterior} {
+			got := projectWith(t, "DoF-sized", &p, f, cs)
+			sameVelocity(t, "random", got.Qdot, ref.Qdot, 1e-8*ref.Stats.Scale)
+		}
 	}
 }
 
@@ -206,14 +209,8 @@ func genSoftGrid(p *Problem, r, nx, ny int, seed uint64) {
 // With its warm start's friction impulse, and with friction impulses scaled from it, the active
 // set's projection is contact-exact with the pivoting reference's velocity.
 func TestActiveSetOnStruckPyramid(t *testing.T) {
-	ci := readIslands(t, "testdata/struck_pyramid_island.json")[0]
 	var p Problem
-	ci.build(&p)
-	warm := make([]float64, 2*p.NumContacts())
-	for k := range p.NumContacts() {
-		c := p.Contact(k)
-		warm[2*k], warm[2*k+1] = c.WarmFriction[0], c.WarmFriction[1]
-	}
+	warm := struckPyramid(t, &p)
 	for _, scale := range []float64{0, 0.5, 1} {
 		f := make([]float64, len(warm))
 		for i := range f {
@@ -225,6 +222,19 @@ func TestActiveSetOnStruckPyramid(t *testing.T) {
 	}
 }
 
+// struckPyramid builds the captured struck pyramid's island into p and returns its warm start's
+// friction impulse.
+func struckPyramid(t *testing.T, p *Problem) []float64 {
+	t.Helper()
+	readIslands(t, "testdata/struck_pyramid_island.json")[0].build(p)
+	warm := make([]float64, 2*p.NumContacts())
+	for k := range p.NumContacts() {
+		c := p.Contact(k)
+		warm[2*k], warm[2*k+1] = c.WarmFriction[0], c.WarmFriction[1]
+	}
+	return warm
+}
+
 // Solved whole as the game solves it, the struck pyramid's island is contact-exact by the
 // checker, bit for bit the same when solved again, and a warm solve allocates nothing.
 func TestActiveSetSolveIsExactDeterministicAndAllocationFree(t *testing.T) {
@@ -233,21 +243,28 @@ func TestActiveSetSolveIsExactDeterministicAndAllocationFree(t *testing.T) {
 	ci.build(&p)
 	o := GameOptions()
 	o.ContactSolver = ContactActiveSet
+	if first := solveExactTwiceWithoutAllocating(t, &p, o); first.Stats.ContactPivots == 0 {
+		t.Errorf("no pivots: the active set did not run")
+	}
+}
+
+// solveExactTwiceWithoutAllocating solves p whole with o and checks that the answer is
+// contact-exact by the checker, bit for bit the same when solved again, and that a warm solve
+// allocates nothing. It returns the first answer's statistics.
+func solveExactTwiceWithoutAllocating(t *testing.T, p *Problem, o Options) Result {
+	t.Helper()
 	s := mustSolver(t, o)
 	var first, again Result
-	if err := s.Solve(&p, &first); err != nil && !isSolveErr(err) {
+	if err := s.Solve(p, &first); err != nil && !isSolveErr(err) {
 		t.Fatal(err)
 	}
-	rep := CheckContact(&p, first.Alpha, first.Friction, first.Qdot)
+	rep := CheckContact(p, first.Alpha, first.Friction, first.Qdot)
 	if !first.Stats.ContactExact || rep.Worst > 1e-9*first.Stats.Scale {
 		t.Errorf("not contact-exact: %v", rep)
 	}
-	if first.Stats.ContactPivots == 0 {
-		t.Errorf("no pivots: the active set did not run")
-	}
 	first.Alpha = append([]float64(nil), first.Alpha...)
 	first.Friction = append([]float64(nil), first.Friction...)
-	if err := s.Solve(&p, &again); err != nil && !isSolveErr(err) {
+	if err := s.Solve(p, &again); err != nil && !isSolveErr(err) {
 		t.Fatal(err)
 	}
 	for k := range first.Alpha {
@@ -255,10 +272,11 @@ func TestActiveSetSolveIsExactDeterministicAndAllocationFree(t *testing.T) {
 			t.Fatalf("contact %d: a second solve of the same problem differs", k)
 		}
 	}
-	allocs := testing.AllocsPerRun(3, func() { _ = s.Solve(&p, &again) })
+	allocs := testing.AllocsPerRun(2, func() { _ = s.Solve(p, &again) })
 	if allocs != 0 {
 		t.Errorf("%v allocations per warm solve", allocs)
 	}
+	return first
 }
 
 // isSolveErr reports whether err is a *SolveError (an answer below its promised accuracy).

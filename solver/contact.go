@@ -15,8 +15,9 @@ import (
 // gradients solve the active rows w_F = 0 exactly (the Delassus block may be singular — redundant
 // contacts — but the system is consistent, and CG converges on it without regularisation),
 // negative impulses are clipped and the reduced set re-solved, and the loop repeats until the
-// LCP's natural residual max_k |min(A_kk α_k, w_k)| is within tolerance. MPRGP (mprgp.go) and
-// principal pivoting (pivot.go) are the other variants.
+// LCP's natural residual max_k |min(A_kk α_k, w_k)| is within tolerance. Where it stalls, a
+// DoF-sized form takes over: the active set (activeset.go) or the interior point (interior.go).
+// MPRGP (mprgp.go) and principal pivoting (pivot.go) are the other variants.
 
 // dofRankLimit is the largest rank bound min(contacts, DoFs) of an island that ContactAuto hands to
 // the DoF-sized active set: its factor holds up to that many rows squared (8 MB at 1,000), and
@@ -41,6 +42,7 @@ const (
 	// ContactAuto: PGS-SM rounds in a row that do not halve the LCP residual, after a CG iteration
 	// per contact, before MPRGP takes over (a cold 1,015-sphere pile: 16,952 → 6,086 contact CG).
 	pgssmStalls = 2
+
 	// Sweeps that predict the active set: a cold round starts with coldSweeps, later rounds with
 	// roundSweeps; a warm α predicts it well and is polished by CG at once.
 	coldSweeps  = 3
@@ -50,8 +52,9 @@ const (
 // contactWork counts what contact projections did (the Stats fields of the same names).
 type contactWork struct {
 	Sweeps, CG, Pivots, Fallbacks int
-	// FactorWork is the active set's factor work beyond its pivots' passes, in contact updates.
-	FactorWork int
+	// Interior counts interior-point iterations. FactorWork is the active set's factor work beyond
+	// its pivots' passes and the interior point's whole work, in contact updates.
+	Interior, FactorWork int
 }
 
 // contactProjection is the contact projection's workspace: its configuration, the scratch vectors
@@ -81,17 +84,16 @@ type contactProjection struct {
 	ic            delassusIC // preconditioner of the subspace CG
 	pivot         pivotBuffers
 	dof           activeSet
-	// dofLimit is the largest rank bound min(contacts, DoFs) on which ContactAuto hands a stalled
-	// projection to the active set; dofActive records that it did, for the rest of the solve.
-	dofLimit  int
-	dofActive bool
+	interior      interiorPoint
+	// dofActive and interiorActive record that ContactAuto handed a stalled projection to the
+	// active set or to the interior-point projection, for the rest of the solve.
+	dofActive, interiorActive bool
 }
 
 // newContactProjection returns a workspace configured by opts (defaults filled in).
 func newContactProjection(opts *Options) contactProjection {
 	cp := contactProjection{method: opts.ContactSolver, pivotLimit: opts.PivotLimit, relTol: opts.ContactTol}
 	cp.ic.narrow = icNarrowShift
-	cp.dofLimit = dofRankLimit
 	return cp
 }
 
@@ -109,7 +111,8 @@ func (cp *contactProjection) resize(op *operator) {
 	cp.active = grow(cp.active, m)
 	cp.ic.invalidate()
 	cp.dof.resize(op)
-	cp.dofActive = false
+	cp.interior.resize(op)
+	cp.dofActive, cp.interiorActive = false, false
 }
 
 // project solves P_C on op for the friction impulse f into alpha, warm-started from alpha
@@ -129,6 +132,9 @@ func (cp *contactProjection) run() bool {
 	op, alpha, v, f := cp.op, cp.alpha, cp.v, cp.f
 	if cp.method == ContactActiveSet || cp.dofActive {
 		return cp.dofProject()
+	}
+	if cp.method == ContactInterior || cp.interiorActive {
+		return cp.interiorProject()
 	}
 	if cp.method == ContactPivot {
 		ok := cp.pivotProject()
@@ -154,29 +160,24 @@ func (cp *contactProjection) run() bool {
 			return true
 		}
 	default:
-		// PGS-SM with a small budget; if it cycles, the pivoting reference on an island of at
-		// most PivotLimit contacts, else MPRGP from the same start. On redundant contacts
-		// (a struck pyramid of boxes) unpreconditioned MPRGP can stall far from the tolerance
-		// for its whole budget before the pivoting fallback runs, while pivoting alone is exact
-		// after a few hundred pivots.
+		// PGS-SM with a small budget; if it stalls, a DoF-sized form. More rows than DoFs alone
+		// does not foretell a stall: PGS-SM solves the resting 20-base wall (1,260 DoFs, 1,600
+		// redundant contacts) from its warm start in a few CG iterations (TestSlidingSequences).
 		copy(cp.saved, alpha)
 		if cp.pgssm(autoCGBudget*op.m+autoCGExtra, true) {
 			return true
 		}
 		copy(alpha, cp.saved)
 		op.velocity(alpha, f, v)
-		if min(op.m, op.ndof) <= cp.dofLimit {
-			// PGS-SM stalled: the island's rows are redundant or badly scaled. The DoF-sized
-			// active set takes over for the rest of the solve, keeping its working set.
+		// PGS-SM stalled: the island's rows are redundant or badly scaled. A DoF-sized form takes
+		// over for the rest of the solve: the active set, keeping its working set, while its
+		// dense factor fits, else the interior-point projection over the body graph.
+		if min(op.m, op.ndof) <= dofRankLimit {
 			cp.dofActive = true
 			return cp.dofProject()
 		}
-		if op.m <= cp.pivotLimit {
-			return cp.fallback()
-		}
-		if cp.mprgpFrom() {
-			return true
-		}
+		cp.interiorActive = true
+		return cp.interiorProject()
 	}
 	return cp.fallback()
 }
@@ -188,6 +189,29 @@ func (cp *contactProjection) dofProject() bool {
 	cp.work.FactorWork += cp.dof.work.FactorWork
 	if ok {
 		return true
+	}
+	return cp.fallback()
+}
+
+// interiorProject runs the interior-point projection (interior.go). Cut short, its answer is
+// crossed over to a vertex guess and polished by PGS-SM from there, then the fallback: on the
+// captured churn islands the polish took 7–59 CG iterations to ContactTol.
+func (cp *contactProjection) interiorProject() bool {
+	ok := cp.interior.project(cp.op, cp.f, cp.alpha, cp.v, cp.tol)
+	cp.work.Interior += cp.interior.work.Iterations
+	cp.work.FactorWork += cp.interior.work.FactorWork
+	if ok {
+		return true
+	}
+	before := cp.lcpError()
+	copy(cp.saved, cp.alpha)
+	cp.interior.crossover(cp.op, cp.f, cp.alpha, cp.v)
+	cp.warm = true
+	if cp.pgssm(autoCGBudget*cp.op.m+autoCGExtra, true) {
+		return true
+	}
+	if !(cp.lcpError() <= before) {
+		copy(cp.alpha, cp.saved) // the polish made it worse: keep the interior answer
 	}
 	return cp.fallback()
 }

@@ -31,8 +31,11 @@ type operator struct {
 	rigid []bool
 	// allRigid: every block is a rigid body's (no reduced deformable in the island).
 	allRigid bool
-	// nBlocks is the Problem's number of body blocks (sideRef.body indexes them).
+	// nBlocks is the Problem's number of body blocks (sideRef.body indexes them); bodies and minv
+	// are the Problem's blocks and inverse-mass entries (shared, not copied).
 	nBlocks int
+	bodies  []Block
+	minv    []float64
 	// blocks are the Delassus matrix's off-diagonal 3×3 blocks, gathered on demand by the
 	// incomplete Cholesky factors and kept for the rest of the solve.
 	blocks delassusCoupling
@@ -128,6 +131,7 @@ func (o *operator) compileInvMass(p *Problem) {
 	o.rigid = o.rigid[:0]
 	o.allRigid = true
 	o.nBlocks = len(p.blocks)
+	o.bodies, o.minv = p.blocks, p.minv
 	for _, bl := range p.blocks {
 		n := bl.Size
 		minv := p.minv[bl.minv : bl.minv+n*n]

@@ -34,12 +34,11 @@ type ContactSolver int
 
 const (
 	// ContactAuto runs PGS-SM (below) with a small budget of conjugate-gradient iterations, about
-	// three per contact; if it stalls, the DoF-sized active set (ContactActiveSet) takes the
-	// island for the rest of the solve when its rank bound min(contacts, DoFs) is at most 1,000,
-	// and beyond it MPRGP from the same start, then the pivoting reference on islands of at most
-	// PivotLimit contacts. PGS-SM is the faster on resting, consistent problems (tall stacks,
-	// resting piles), the active set where redundant rows stall it (a struck pyramid of crates),
-	// MPRGP the one that cannot diverge on islands too large for either. The default.
+	// three per contact; if it stalls, a DoF-sized form takes the island for the rest of the
+	// solve: the active set (ContactActiveSet) when its rank bound min(contacts, DoFs) is at most
+	// 1,000, beyond it the interior point (ContactInterior). PGS-SM is the faster on resting,
+	// consistent problems (tall stacks, resting piles), the DoF-sized forms where redundant rows
+	// stall it (a struck pyramid of crates, a heap of hundreds). The default.
 	ContactAuto ContactSolver = iota
 	// ContactPGSSM is projected Gauss–Seidel sweeps finished by Jacobi-preconditioned conjugate
 	// gradients on the predicted active set, repeated until the LCP holds to ContactTol (course
@@ -59,6 +58,10 @@ const (
 	// island's DoFs, whose Delassus factor is updated a row at a time and kept across the
 	// projections of a solve. Exact to round-off whatever the redundancy of the rows.
 	ContactActiveSet
+	// ContactInterior is the interior-point projection (interior.go): a primal–dual method whose
+	// Newton matrix M + NDNᵀ is DoF-sized and factored over the island's body graph, for islands
+	// beyond the active set's dense factor. Stops when the LCP holds to ContactTol.
+	ContactInterior
 )
 
 // Options configure a Solver. The zero value of every field selects its default; Validate lists
@@ -261,7 +264,7 @@ const (
 // selects its default. Otherwise:
 //
 //   - Method is "sp", "pgs" or "lcp"; Friction is Pyramid or Disc; ContactSolver is one of
-//     ContactAuto, ContactPGSSM, ContactMPRGP and ContactPivot;
+//     ContactAuto, ContactPGSSM, ContactMPRGP, ContactPivot, ContactActiveSet and ContactInterior;
 //   - Tangents is even, in [4, MaxTangents];
 //   - Epsilon, ContactTol and FrictionTol are finite and in (0, 1), FrictionGap finite and in
 //     [0, 1): each is relative to a scale, and a value of the scale itself would accept any
@@ -317,8 +320,8 @@ func (opts Options) withDefaults() (Options, error) {
 	if opts.Tangents < 4 || opts.Tangents > MaxTangents || opts.Tangents%2 != 0 {
 		return opts, optionsError("Tangents", "must be even and in [4, %d], got %d", MaxTangents, opts.Tangents)
 	}
-	if opts.ContactSolver < ContactAuto || opts.ContactSolver > ContactActiveSet {
-		return opts, optionsError("ContactSolver", "must be ContactAuto, ContactPGSSM, ContactMPRGP, ContactPivot or ContactActiveSet (0 to 4), got %d", opts.ContactSolver)
+	if opts.ContactSolver < ContactAuto || opts.ContactSolver > ContactInterior {
+		return opts, optionsError("ContactSolver", "must be ContactAuto, ContactPGSSM, ContactMPRGP, ContactPivot, ContactActiveSet or ContactInterior (0 to 5), got %d", opts.ContactSolver)
 	}
 	for _, c := range []struct {
 		field string

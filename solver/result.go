@@ -27,6 +27,9 @@ type Stats struct {
 	ContactSweeps, ContactCG, ContactPivots, FrictionSweeps, FrictionCG int
 	// PresolveSweeps counts the presolve's coupled Gauss–Seidel sweeps (Options.Presolve).
 	PresolveSweeps int
+	// ContactInterior counts the interior-point iterations of the contact projections
+	// (ContactInterior, and ContactAuto on islands beyond the active set's rank limit).
+	ContactInterior int
 	// JointCG counts the joint sticking solve's CG iterations; JointAccepted whether its
 	// candidate was feasible and used.
 	JointCG       int

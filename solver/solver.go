@@ -156,6 +156,7 @@ func (s *Solver) projectContactTo(f []float64, warm bool, loose float64) bool {
 	s.st.ContactSweeps += w.Sweeps
 	s.st.ContactCG += w.CG
 	s.st.ContactPivots += w.Pivots
+	s.st.ContactInterior += w.Interior
 	s.factorWork += w.FactorWork
 	s.st.Fallbacks += w.Fallbacks
 	return exact

@@ -536,6 +536,7 @@ func (s *Solver) endAttempt(first Stats) {
 	s.st.ContactSweeps += first.ContactSweeps
 	s.st.ContactCG += first.ContactCG
 	s.st.ContactPivots += first.ContactPivots
+	s.st.ContactInterior += first.ContactInterior
 	s.st.FrictionSweeps += first.FrictionSweeps
 	s.st.FrictionCG += first.FrictionCG
 	s.st.JointCG += first.JointCG
