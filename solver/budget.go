@@ -21,9 +21,8 @@ func (s *Solver) workDone() int {
 }
 
 // budgeted reports whether the work budget bounds this solve: there is one, the solve has a warm
-// start, and its contact projections are not the interior point's. Cut short, such a solve's
-// repairs cost more projections than the loop would have: on the captured churn islands
-// 0.74–1.2 s a solve against 0.44–0.62 s run to ε. A cold solve (a structure's first step, or physics Config.ColdStart) is not bounded:
+// start, and its contact projections are not the interior point's, whose repairs after a cut
+// cost more than the loop would have (docs/decisions.md). A cold solve (a structure's first step, or physics Config.ColdStart) is not bounded:
 // cut short at 500,000 contact updates, the first solve of the resting 30-box pyramid of `make
 // validate` left friction that moved it 6 mm and put 4 mJ into it, where the solves after it,
 // warm-started, need 1,600 a step.

@@ -161,8 +161,8 @@ func (cp *contactProjection) run() bool {
 		}
 	default:
 		// PGS-SM with a small budget; if it stalls, a DoF-sized form. More rows than DoFs alone
-		// does not foretell a stall: PGS-SM solves the resting 20-base wall (1,260 DoFs, 1,600
-		// redundant contacts) from its warm start in a few CG iterations (TestSlidingSequences).
+		// does not foretell a stall: PGS-SM solves the resting 20-base wall from its warm start
+		// (TestSlidingSequences).
 		copy(cp.saved, alpha)
 		if cp.pgssm(autoCGBudget*op.m+autoCGExtra, true) {
 			return true
@@ -194,8 +194,8 @@ func (cp *contactProjection) dofProject() bool {
 }
 
 // interiorProject runs the interior-point projection (interior.go). Cut short, its answer is
-// crossed over to a vertex guess and polished by PGS-SM from there, then the fallback: on the
-// captured churn islands the polish took 7–59 CG iterations to ContactTol.
+// crossed over to a vertex guess and polished by PGS-SM from there, then the fallback; a polish
+// that does worse leaves the interior answer.
 func (cp *contactProjection) interiorProject() bool {
 	ok := cp.interior.project(cp.op, cp.f, cp.alpha, cp.v, cp.tol)
 	cp.work.Interior += cp.interior.work.Iterations

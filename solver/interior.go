@@ -14,9 +14,9 @@ import "math"
 // the active set's dense factor (dofRankLimit). The iterate keeps v = q̇ᴾ + M⁻¹(Nα + f) exactly
 // (the dual equation holds throughout), α > 0 and the slack w > 0; it stops once the LCP's natural
 // residual at v is within the projection's tolerance, the criterion of every other variant
-// (TestInteriorPointMatchesPivotingOnRandomProblems). Near the answer D spans twenty orders and the
-// factor loses its last digits (on 4,500-contact heaps, at residuals of 1e-8–1e-6 m/s): the best
-// iterate is then crossed over to a vertex guess, which PGS-SM polishes (contact.go).
+// (TestDoFSizedFormsMatchPivotingOnRandomProblems). Near the answer D spans twenty orders and the
+// factor loses its last digits: the iterate is then crossed over to a vertex guess, which PGS-SM
+// polishes (contact.go; docs/decisions.md).
 
 // Bounds of the interior-point projection.
 const (
@@ -25,9 +25,8 @@ const (
 	// ipBoundary is the fraction of the step to the boundary of α, w > 0 an iteration takes.
 	ipBoundary = 0.995
 	// ipCrossover: at an LCP residual of ipCrossover times the velocity scale the projection stops
-	// and hands its iterate to the crossover (crossover). On the captured churn islands the
-	// factor lost its digits at 1e-8–1e-6; from 1e-7, PGS-SM polished in 10–50 CG iterations, and
-	// from 1e-4 it stalled.
+	// and hands its iterate to the crossover, before the factor loses its last digits and close
+	// enough for PGS-SM to polish (docs/decisions.md).
 	ipCrossover = 1e-7
 	// ipStart is the least slack of the starting point, relative to the problem's velocity scale.
 	ipStart = 1e-2
@@ -148,7 +147,11 @@ func (ip *interiorPoint) project(op *operator, f, alpha, v []float64, tol float6
 	// velocity units, so that every contact starts well inside α, w > 0.
 	floor := ipStart * op.scale
 	for k := 0; k < m; k++ {
-		if a := floor / op.g[6*k]; !(alpha[k] >= a) {
+		d := op.g[6*k]
+		if !(d > 0) {
+			d = 1 // a row with no effect on v: any positive impulse will do
+		}
+		if a := floor / d; !(alpha[k] >= a) {
 			alpha[k] = a
 		}
 	}
