@@ -42,6 +42,10 @@ const (
 	// ContactAuto: PGS-SM rounds in a row that do not halve the LCP residual, after a CG iteration
 	// per contact, before MPRGP takes over (a cold 1,015-sphere pile: 16,952 → 6,086 contact CG).
 	pgssmStalls = 2
+	// ContactAuto on an island beyond the active set's rank limit: PGS-SM's CG budget is one per
+	// largeCGShare contacts (plus autoCGExtra), so that a stalled attempt costs a fraction of the
+	// interior point that follows it (docs/decisions.md).
+	largeCGShare = 4
 
 	// Sweeps that predict the active set: a cold round starts with coldSweeps, later rounds with
 	// roundSweeps; a warm α predicts it well and is polished by CG at once.
@@ -88,12 +92,15 @@ type contactProjection struct {
 	// dofActive and interiorActive record that ContactAuto handed a stalled projection to the
 	// active set or to the interior-point projection, for the rest of the solve.
 	dofActive, interiorActive bool
+	// cgCap is the CG count at which the running PGS-SM's budget is spent (math.MaxInt outside).
+	cgCap int
 }
 
 // newContactProjection returns a workspace configured by opts (defaults filled in).
 func newContactProjection(opts *Options) contactProjection {
 	cp := contactProjection{method: opts.ContactSolver, pivotLimit: opts.PivotLimit, relTol: opts.ContactTol}
 	cp.ic.narrow = icNarrowShift
+	cp.cgCap = math.MaxInt
 	return cp
 }
 
@@ -164,7 +171,11 @@ func (cp *contactProjection) run() bool {
 		// does not foretell a stall: PGS-SM solves the resting 20-base wall from its warm start
 		// (TestSlidingSequences).
 		copy(cp.saved, alpha)
-		if cp.pgssm(autoCGBudget*op.m+autoCGExtra, true) {
+		budget := autoCGBudget*op.m + autoCGExtra
+		if min(op.m, op.ndof) > dofRankLimit {
+			budget = op.m/largeCGShare + autoCGExtra
+		}
+		if cp.pgssm(budget, true) {
 			return true
 		}
 		copy(alpha, cp.saved)
@@ -232,6 +243,8 @@ func (cp *contactProjection) mprgpFrom() bool {
 func (cp *contactProjection) pgssm(cgBudget int, giveUp bool) bool {
 	op, alpha, v, f := cp.op, cp.alpha, cp.v, cp.f
 	cgStart := cp.work.CG
+	cp.cgCap = cgStart + cgBudget
+	defer func() { cp.cgCap = math.MaxInt }()
 	bestErr, stalled := math.Inf(1), 0
 	for round := 0; round < contactRounds && cp.work.CG-cgStart < cgBudget; round++ {
 		if round > 0 {
@@ -384,7 +397,7 @@ func (cp *contactProjection) subspaceCG() (bool, float64) {
 		rmax = max(rmax, math.Abs(rk))
 	}
 	cg := subspaceRun{act: act, rz: rz, rmax: rmax, rmax0: rmax, best: rmax}
-	for it := 0; it < cgIterations(len(act)) && cg.rmax > cgTarget*cp.tol; it++ {
+	for it := 0; it < cgIterations(len(act)) && cg.rmax > cgTarget*cp.tol && cp.work.CG < cp.cgCap; it++ {
 		if !cp.cgIteration(&cg, it) {
 			break
 		}
