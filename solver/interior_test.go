@@ -95,3 +95,27 @@ func TestInteriorPointSolveIsExactDeterministicAndAllocationFree(t *testing.T) {
 		t.Errorf("no interior-point iterations: the interior point did not run")
 	}
 }
+
+// A heap from the churn scene at 750 live crates, as the physics step built it
+// (testdata/churn_heap_island.json.gz: 556 crates, 3,336 DoFs, 4,515 contacts, step 200, warm
+// start from a PGS run): solved whole under GameOptions, ContactAuto hands it to the interior
+// point, whose answer the crossover and PGS-SM's polish bring to contact-exact by the checker.
+func TestInteriorPointOnChurnHeap(t *testing.T) {
+	var p Problem
+	readIslands(t, "testdata/churn_heap_island.json.gz")[0].build(&p)
+	if min(p.NumContacts(), p.NumDoF()) <= dofRankLimit {
+		t.Fatalf("%d contacts and %d DoFs: within the active set's limit", p.NumContacts(), p.NumDoF())
+	}
+	s := mustSolver(t, GameOptions())
+	var res Result
+	if err := s.Solve(&p, &res); err != nil {
+		t.Fatal(err)
+	}
+	rep := CheckContact(&p, res.Alpha, res.Friction, res.Qdot)
+	if !res.Stats.ContactExact || rep.Worst > 1e-9*res.Stats.Scale {
+		t.Errorf("not contact-exact: %v", rep)
+	}
+	if res.Stats.ContactInterior == 0 {
+		t.Errorf("no interior-point iterations: the interior point did not run")
+	}
+}
