@@ -17,7 +17,7 @@ import (
 // negative impulses are clipped and the reduced set re-solved, and the loop repeats until the
 // LCP's natural residual max_k |min(A_kk α_k, w_k)| is within tolerance. Where it stalls, a
 // DoF-sized form takes over: the active set (activeset.go) or the interior point (interior.go).
-// MPRGP (mprgp.go) and principal pivoting (pivot.go) are the other variants.
+// Principal pivoting (pivot.go) is the reference for small islands.
 
 // dofRankLimit is the largest rank bound min(contacts, DoFs) of an island that ContactAuto hands to
 // the DoF-sized active set: its factor holds up to that many rows squared (8 MB at 1,000), and
@@ -31,7 +31,8 @@ const nullDirection = 1e-10
 
 // The PGS-SM variant's bounds. contactRounds and contactReSolves bound its outer rounds and the
 // clip-and-resolve passes within one; the CG budgets are per contact plus a constant. The ContactAuto
-// budget is small on purpose: it decides when PGS-SM has had its chance and MPRGP takes over.
+// budget is small on purpose: it decides when PGS-SM has had its chance and a DoF-sized form
+// takes over.
 const (
 	contactRounds   = 40   // PGS-SM rounds before falling back
 	contactReSolves = 8    // clip-and-resolve passes per round
@@ -40,7 +41,7 @@ const (
 	autoCGBudget    = 3    // ContactAuto: PGS-SM's CG iterations per contact (plus autoCGExtra)
 	autoCGExtra     = 200  // the constant part of autoCGBudget
 	// ContactAuto: PGS-SM rounds in a row that do not halve the LCP residual, after a CG iteration
-	// per contact, before MPRGP takes over (a cold 1,015-sphere pile: 16,952 → 6,086 contact CG).
+	// per contact, before a DoF-sized form takes over.
 	pgssmStalls = 2
 	// ContactAuto on an island beyond the active set's rank limit: PGS-SM's CG budget is one per
 	// largeCGShare contacts (plus autoCGExtra), so that a stalled attempt costs a fraction of the
@@ -81,9 +82,8 @@ type contactProjection struct {
 	warm     bool
 	work     contactWork
 
-	r, z, p, q, u []float64 // CG and MPRGP vectors (m; u: ndof)
-	sd, isd       []float64 // √A_kk and its inverse (MPRGP scaling)
-	saved         []float64 // ContactAuto's start, for MPRGP after PGS-SM
+	r, z, p, q, u []float64 // CG vectors (m; u: ndof)
+	saved         []float64 // ContactAuto's start, for a DoF-sized form after PGS-SM
 	active        []int
 	ic            delassusIC // preconditioner of the subspace CG
 	pivot         pivotBuffers
@@ -112,8 +112,6 @@ func (cp *contactProjection) resize(op *operator) {
 	cp.p = grow(cp.p, m)
 	cp.q = grow(cp.q, m)
 	cp.u = grow(cp.u, n)
-	cp.sd = grow(cp.sd, m)
-	cp.isd = grow(cp.isd, m)
 	cp.saved = grow(cp.saved, m)
 	cp.active = grow(cp.active, m)
 	cp.ic.invalidate()
@@ -160,10 +158,6 @@ func (cp *contactProjection) run() bool {
 	switch cp.method {
 	case ContactPGSSM:
 		if cp.pgssm(contactCGBudget*op.m+contactCGExtra, false) {
-			return true
-		}
-	case ContactMPRGP:
-		if cp.mprgpFrom() {
 			return true
 		}
 	default:
@@ -227,19 +221,11 @@ func (cp *contactProjection) interiorProject() bool {
 	return cp.fallback()
 }
 
-// mprgpFrom runs MPRGP after coldSweeps projected Gauss–Seidel sweeps when the start is cold.
-func (cp *contactProjection) mprgpFrom() bool {
-	if !cp.warm {
-		cp.sweeps(coldSweeps)
-	}
-	return cp.mprgp()
-}
-
 // pgssm runs PGS-SM rounds from α (with v consistent, and the LCP not yet within tol) until the
 // LCP holds to tol or cgBudget conjugate-gradient iterations are spent, and reports success. With
 // giveUp it also stops once it has spent a CG iteration per contact and its last pgssmStalls
 // rounds have not halved the LCP residual: its rounds are cycling (the sweeps re-activate what
-// clipping removed), and ContactAuto hands the projection to MPRGP, which cannot cycle.
+// clipping removed), and ContactAuto hands the projection to a DoF-sized form, which cannot.
 func (cp *contactProjection) pgssm(cgBudget int, giveUp bool) bool {
 	op, alpha, v, f := cp.op, cp.alpha, cp.v, cp.f
 	cgStart := cp.work.CG

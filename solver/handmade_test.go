@@ -110,7 +110,7 @@ func boxOnPlane(p *Problem, vel mgl64.Vec3, mu float64) {
 
 func TestBoxOnPlaneRedundantCorners(t *testing.T) {
 	for _, md := range models {
-		for _, cs := range []ContactSolver{ContactAuto, ContactMPRGP, ContactPGSSM, ContactPivot} {
+		for _, cs := range []ContactSolver{ContactAuto, ContactInterior, ContactPGSSM, ContactPivot} {
 			o := md.opts
 			o.ContactSolver = cs
 			s := mustSolver(t, o)

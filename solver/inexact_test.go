@@ -29,8 +29,9 @@ func TestInexactContactProjectionEndsTheLoop(t *testing.T) {
 	if st.ContactExact || st.Converged {
 		t.Errorf("ContactExact %v, Converged %v: want both false", st.ContactExact, st.Converged)
 	}
-	// One subsequence's projection and the final one, each at most PGS-SM's budget and MPRGP's.
-	perProjection := autoCGBudget*st.Contacts + autoCGExtra + mprgpBudget*st.Contacts + mprgpExtra
+	// One subsequence's projection and the final one, each at most PGS-SM's budget twice (its
+	// attempt, and its polish after an interior answer).
+	perProjection := 2 * (autoCGBudget*st.Contacts + autoCGExtra)
 	if st.Iterations != 1 || st.ContactCG > 2*perProjection {
 		t.Errorf("%d subsequences and %d contact CG iterations, want 1 and at most %d", st.Iterations, st.ContactCG, 2*perProjection)
 	}

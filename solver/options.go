@@ -45,11 +45,6 @@ const (
 	// notes §3.2.6), falling back to ContactPivot on small islands if it stalls. Its
 	// clip-and-resolve loop can stall on nearly redundant contacts whose gap terms differ.
 	ContactPGSSM
-	// ContactMPRGP is Dostál's MPRGP (mprgp.go) in Jacobi-scaled variables, after three projected
-	// Gauss–Seidel sweeps when cold: conjugate gradients on the free face with feasible step
-	// lengths, expansion and proportioning steps, monotone in the objective, so nearly redundant
-	// contacts cannot make it diverge. Falls back to ContactPivot on small islands if it stalls.
-	ContactMPRGP
 	// ContactPivot is Baraff's (1994) Dantzig-style principal pivoting on the dense Delassus
 	// matrix: exact in finitely many pivots, O(m³) and more; the reference, for small islands.
 	ContactPivot
@@ -264,7 +259,7 @@ const (
 // selects its default. Otherwise:
 //
 //   - Method is "sp", "pgs" or "lcp"; Friction is Pyramid or Disc; ContactSolver is one of
-//     ContactAuto, ContactPGSSM, ContactMPRGP, ContactPivot, ContactActiveSet and ContactInterior;
+//     ContactAuto, ContactPGSSM, ContactPivot, ContactActiveSet and ContactInterior;
 //   - Tangents is even, in [4, MaxTangents];
 //   - Epsilon, ContactTol and FrictionTol are finite and in (0, 1), FrictionGap finite and in
 //     [0, 1): each is relative to a scale, and a value of the scale itself would accept any
@@ -321,7 +316,7 @@ func (opts Options) withDefaults() (Options, error) {
 		return opts, optionsError("Tangents", "must be even and in [4, %d], got %d", MaxTangents, opts.Tangents)
 	}
 	if opts.ContactSolver < ContactAuto || opts.ContactSolver > ContactInterior {
-		return opts, optionsError("ContactSolver", "must be ContactAuto, ContactPGSSM, ContactMPRGP, ContactPivot, ContactActiveSet or ContactInterior (0 to 5), got %d", opts.ContactSolver)
+		return opts, optionsError("ContactSolver", "must be ContactAuto, ContactPGSSM, ContactPivot, ContactActiveSet or ContactInterior (0 to 4), got %d", opts.ContactSolver)
 	}
 	for _, c := range []struct {
 		field string

@@ -35,7 +35,7 @@ func TestOptionsValidateEveryField(t *testing.T) {
 		{"MaxIters", func(o *Options) { o.MaxIters = -1 }, "-1"},
 		{"StallIters", func(o *Options) { o.StallIters = -1 }, "-1"},
 		{"TimeBudget", func(o *Options) { o.TimeBudget = -time.Millisecond }, "-1ms"},
-		{"ContactSolver", func(o *Options) { o.ContactSolver = ContactInterior + 1 }, "6"},
+		{"ContactSolver", func(o *Options) { o.ContactSolver = ContactInterior + 1 }, "5"},
 		{"ContactSolver", func(o *Options) { o.ContactSolver = -1 }, "-1"},
 		{"ContactTol", func(o *Options) { o.ContactTol = nan }, "NaN"},
 		{"ContactTol", func(o *Options) { o.ContactTol = math.Inf(-1) }, "-Inf"},
@@ -95,7 +95,7 @@ func TestOptionsValidateEveryField(t *testing.T) {
 		{PivotLimit: MaxPivotLimit, LCPMaxSize: MaxLCPSize, Anderson: MaxAnderson},
 		{Anderson: -1}, {Anderson: math.MinInt},
 		{Method: MethodPGS, Friction: Disc, ContactSolver: ContactPivot},
-		{Method: MethodLCP, ContactSolver: ContactMPRGP},
+		{Method: MethodLCP, ContactSolver: ContactInterior},
 	}
 	for _, o := range good {
 		if err := o.Validate(); err != nil {

@@ -21,7 +21,7 @@ func TestRandomContactProjection(t *testing.T) {
 			f[i] = 0.2 * rng.NormFloat64()
 		}
 		var ref Result
-		for _, cs := range []ContactSolver{ContactAuto, ContactMPRGP, ContactPGSSM, ContactPivot} {
+		for _, cs := range []ContactSolver{ContactAuto, ContactInterior, ContactPGSSM, ContactPivot} {
 			s := mustSolver(t, Options{ContactSolver: cs})
 			var res Result
 			if err := s.ProjectContact(&p, f, &res); err != nil {

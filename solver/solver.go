@@ -12,7 +12,7 @@ import (
 // Solver solves with the default Options, like NewSolver(Options{}).
 //
 // Its parts are the sub-solvers' workspaces, each with explicit inputs and outputs: the contact
-// projection (contact.go, mprgp.go, pivot.go), the friction projection (friction.go), the joint
+// projection (contact.go, activeset.go, interior.go, pivot.go), the friction projection (friction.go), the joint
 // sticking solve (joint.go), Anderson acceleration (anderson.go) and the warm-start check
 // (warmcheck.go). The staggered loop (staggered.go) and the repair of its answer (dissipate.go)
 // drive them on the solve's iterate.
