@@ -132,6 +132,30 @@ func (as *activeSet) prepare(op *operator) {
 	as.ready = true
 }
 
+// freeRates sets dw to the rates of the free contacts' w as the clamped impulses move at rates
+// da (in factor order) and contact lead (−1: none) at rate 1, plus dc (nil: none), the rate of
+// the contact velocities themselves; clamped contacts are held at w = 0.
+func (as *activeSet) freeRates(op *operator, lead int, da, dc []float64) {
+	u := as.u
+	clear(u)
+	if lead >= 0 {
+		op.addW(lead, 0, 1, u)
+	}
+	for i, k := range as.set {
+		op.addW(k, 0, da[i], u)
+	}
+	for k := 0; k < op.m; k++ {
+		switch {
+		case as.pos[k] >= 0:
+			as.dw[k] = 0
+		case dc != nil:
+			as.dw[k] = op.rowDot(k, 0, u) + dc[k]
+		default:
+			as.dw[k] = op.rowDot(k, 0, u)
+		}
+	}
+}
+
 // entry returns the Delassus entry S_ij = n_iᵀM⁻¹n_j over the bodies the two contacts share.
 func entry(op *operator, i, j int) float64 {
 	s := 0.0
@@ -435,18 +459,7 @@ func (as *activeSet) homotopy(op *operator, f, alpha, v []float64, budget *int) 
 		copy(da, z[:nb])
 		as.backward(da)
 		as.work.FactorWork += factorCost(nb) / 2
-		u := as.u
-		clear(u)
-		for i, k := range as.set {
-			op.addW(k, 0, da[i], u)
-		}
-		for k := 0; k < m; k++ {
-			if as.pos[k] >= 0 {
-				as.dw[k] = 0 // held at w = 0
-				continue
-			}
-			as.dw[k] = op.rowDot(k, 0, u) + dc[k]
-		}
+		as.freeRates(op, -1, da, dc)
 		bl := blocking{step: 1 - t, k: -1}
 		for i, k := range as.set {
 			if da[i] < -1e-12 && as.turned[k] != epoch {
@@ -591,19 +604,7 @@ func (as *activeSet) drive(op *operator, alpha []float64, tol float64, budget *i
 			}
 			as.backward(da)
 			as.work.FactorWork += factorCost(nb)
-			u := as.u
-			clear(u)
-			op.addW(d, 0, 1, u)
-			for i, k := range as.set {
-				op.addW(k, 0, da[i], u)
-			}
-			for k := 0; k < m; k++ {
-				if as.pos[k] >= 0 {
-					as.dw[k] = 0 // held at w = 0
-					continue
-				}
-				as.dw[k] = op.rowDot(k, 0, u)
-			}
+			as.freeRates(op, d, da, nil)
 			bl := blocking{step: math.Inf(1), k: -1}
 			if dd := as.dw[d]; dd > 1e-12*op.g[6*d] {
 				bl.offer(-w[d]/dd, d)

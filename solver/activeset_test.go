@@ -65,26 +65,6 @@ func clampedRank(p *Problem, alpha []float64) (clamped, rank int) {
 	return n, rank
 }
 
-// On random problems (blocks of 3, 6 and 9 DoFs, 300 contacts, random rows) both DoF-sized forms,
-// the active set and the interior point, are contact-exact by the checker and reach the pivoting
-// reference's velocity.
-func TestDoFSizedFormsMatchPivotingOnRandomProblems(t *testing.T) {
-	for seed := uint64(1); seed <= 6; seed++ {
-		var p Problem
-		rng := newRand(seed)
-		randomProblem(&p, rng, []int{3, 6, 9}, 60, 300)
-		f := make([]float64, 2*p.NumContacts())
-		for i := range f {
-			f[i] = 0.2 * rng.NormFloat64()
-		}
-		ref := projectWith(t, "pivoting", &p, f, ContactPivot)
-		for _, cs := range []ContactSolver{ContactActiveSet, ContactInterior} {
-			got := projectWith(t, "DoF-sized", &p, f, cs)
-			sameVelocity(t, "random", got.Qdot, ref.Qdot, 1e-8*ref.Stats.Scale)
-		}
-	}
-}
-
 // redundantStack is a stack of unit cubes on the ground whose every face carries perPoints coplanar
 // points: 4 at the corners, or 8 with the edges' midpoints too. Rows for three constrained DoFs per
 // face, so the Delassus matrix is singular; the gaps are made slightly inconsistent (b_k grows by
@@ -159,50 +139,8 @@ func TestActiveSetOnSoftBlockFace(t *testing.T) {
 	}
 }
 
-// genSoftGrid is genSoftFace with an nx × ny grid of contacts under the block.
-func genSoftGrid(p *Problem, r, nx, ny int, seed uint64) {
-	rng := rand.New(rand.NewPCG(seed, 11))
-	p.Reset()
-	n := 6 + r
-	b := p.AddBlock(n)
-	minv := p.InvMass(b)
-	const mass, half = 32.0, 0.2
-	inertia := mass * (2 * half * 2 * half) / 6
-	for i := 0; i < 3; i++ {
-		minv[i*n+i] = 1 / mass
-		minv[(3+i)*n+3+i] = 1 / inertia
-	}
-	for k := 0; k < r; k++ {
-		minv[(6+k)*n+6+k] = 0.5 / (1 + float64(k*k))
-	}
-	off := p.BlockAt(b).Offset
-	qd := p.QdotP[off : off+n]
-	qd[0], qd[1], qd[2] = 0.3, 0.1, -0.5
-	for k := 0; k < r; k++ {
-		qd[6+k] = 0.1 * (2*rng.Float64() - 1)
-	}
-	frame := [3]mgl64.Vec3{{0, 0, 1}, {1, 0, 0}, {0, 1, 0}}
-	for i := 0; i < nx; i++ {
-		for j := 0; j < ny; j++ {
-			at := mgl64.Vec3{-half + 2*half*float64(i)/float64(nx-1), -half + 2*half*float64(j)/float64(ny-1), -half}
-			c := p.AddContact(-1, b, 0, 0.6, 0)
-			rows := p.RowsB(c)
-			modal := make([]mgl64.Vec3, r)
-			for k := range modal {
-				modal[k] = mgl64.Vec3{rng.Float64() - 0.5, rng.Float64() - 0.5, rng.Float64() - 0.5}.Mul(0.3)
-			}
-			for row, d := range frame {
-				x := rows[row*n : (row+1)*n]
-				arm := at.Cross(d)
-				x[0], x[1], x[2] = d[0], d[1], d[2]
-				x[3], x[4], x[5] = arm[0], arm[1], arm[2]
-				for k := range modal {
-					x[6+k] = modal[k].Dot(d)
-				}
-			}
-		}
-	}
-}
+// genSoftGrid is genSoftFace with an nx × ny grid of contacts under the block, not spinning.
+func genSoftGrid(p *Problem, r, nx, ny int, seed uint64) { genSoftPatch(p, r, nx, ny, 0, 11, seed) }
 
 // The island of a pyramid of crates struck by a heavy ball as the physics step built it
 // (testdata/struck_pyramid_island.json: 56 bodies, 336 DoFs, 583 contacts, throw scene step 136).
@@ -238,9 +176,8 @@ func struckPyramid(t *testing.T, p *Problem) []float64 {
 // Solved whole as the game solves it, the struck pyramid's island is contact-exact by the
 // checker, bit for bit the same when solved again, and a warm solve allocates nothing.
 func TestActiveSetSolveIsExactDeterministicAndAllocationFree(t *testing.T) {
-	ci := readIslands(t, "testdata/struck_pyramid_island.json")[0]
 	var p Problem
-	ci.build(&p)
+	struckPyramid(t, &p)
 	o := GameOptions()
 	o.ContactSolver = ContactActiveSet
 	if first := solveExactTwiceWithoutAllocating(t, &p, o); first.Stats.ContactPivots == 0 {

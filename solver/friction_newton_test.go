@@ -20,8 +20,12 @@ import (
 // grid under it against static ground, with point Jacobians that couple every contact to the same
 // modes. Many contacts slide on their rims at once while sharing one body, which is where block
 // Gauss–Seidel crawls.
-func genSoftFace(p *Problem, r int, seed uint64) {
-	rng := rand.New(rand.NewPCG(seed, 7))
+func genSoftFace(p *Problem, r int, seed uint64) { genSoftPatch(p, r, 4, 4, 2, 7, seed) }
+
+// genSoftPatch is the soft block of genSoftFace on an nx × ny grid of contacts, spinning at spin
+// rad/s about the vertical, its random rows drawn from the PCG stream (seed, stream).
+func genSoftPatch(p *Problem, r, nx, ny int, spin float64, stream, seed uint64) {
+	rng := rand.New(rand.NewPCG(seed, stream))
 	p.Reset()
 	n := 6 + r
 	b := p.AddBlock(n)
@@ -39,14 +43,14 @@ func genSoftFace(p *Problem, r int, seed uint64) {
 	off := p.BlockAt(b).Offset
 	qd := p.QdotP[off : off+n]
 	qd[0], qd[1], qd[2] = 0.3, 0.1, -0.5
-	qd[5] = 2 // spinning about the vertical: contacts slide in every direction
+	qd[5] = spin // about the vertical: contacts slide in every direction
 	for k := 0; k < r; k++ {
 		qd[6+k] = 0.1 * (2*rng.Float64() - 1)
 	}
 	frame := [3]mgl64.Vec3{{0, 0, 1}, {1, 0, 0}, {0, 1, 0}}
-	for i := 0; i < 4; i++ {
-		for j := 0; j < 4; j++ {
-			at := mgl64.Vec3{-half + 2*half*float64(i)/3, -half + 2*half*float64(j)/3, -half}
+	for i := 0; i < nx; i++ {
+		for j := 0; j < ny; j++ {
+			at := mgl64.Vec3{-half + 2*half*float64(i)/float64(nx-1), -half + 2*half*float64(j)/float64(ny-1), -half}
 			c := p.AddContact(-1, b, 0, 0.6, 0)
 			rows := p.RowsB(c)
 			modal := make([]mgl64.Vec3, r)

@@ -14,7 +14,7 @@ import "math"
 // the active set's dense factor (dofRankLimit). The iterate keeps v = q̇ᴾ + M⁻¹(Nα + f) exactly
 // (the dual equation holds throughout), α > 0 and the slack w > 0; it stops once the LCP's natural
 // residual at v is within the projection's tolerance, the criterion of every other variant
-// (TestDoFSizedFormsMatchPivotingOnRandomProblems). Near the answer D spans twenty orders and the
+// (TestRandomContactProjection). Near the answer D spans twenty orders and the
 // factor loses its last digits: the iterate is then crossed over to a vertex guess, which PGS-SM
 // polishes (contact.go; docs/decisions.md).
 
